@@ -1,0 +1,56 @@
+import { createWriteStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
+import { SingleBar, Presets } from 'cli-progress';
+import { evaluate, loadPages, type EvaluationReport } from '@winnow/eval';
+import { methodByName } from '@winnow/extract';
+
+interface EvalFlags {
+  data: string;
+  method: string;
+  minPagesPerSite: number;
+  folds: number;
+  json?: boolean;
+  predictions?: string;
+}
+
+/** `winnow eval`: the fixed interface independent checks call (see the README). */
+export async function evalCommand(flags: EvalFlags): Promise<void> {
+  methodByName(flags.method);
+  const pages = await loadPages(flags.data);
+  const bar = flags.json ? undefined : new SingleBar({ stream: process.stderr, format: 'extracting {bar} {value}/{total} pages | {eta}s left' }, Presets.shades_classic);
+  const { report, outcomes } = evaluate(pages, {
+    method: flags.method,
+    minPagesPerSite: flags.minPagesPerSite,
+    folds: flags.folds,
+    onPage(done, total) {
+      if (done === 1) bar?.start(total, 0);
+      bar?.update(done);
+    },
+  });
+  bar?.stop();
+  if (flags.predictions) {
+    const out = createWriteStream(flags.predictions);
+    for (const outcome of outcomes) out.write(`${JSON.stringify({ id: outcome.id, site: outcome.site, text: outcome.text })}\n`);
+    out.end();
+    await finished(out);
+  }
+  process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatReport(report));
+}
+
+function formatReport(report: EvaluationReport): string {
+  const number = (value: number): string => value.toFixed(3);
+  const rows = report.per_site.map((site) => [site.site, String(site.pages), number(site.shingle_f1), number(site.bow_f1), number(site.lcs_f1)]);
+  const header = ['site', 'pages', 'shingle F1', 'bow F1', 'lcs F1'];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]): string => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  return [
+    line(header),
+    ...rows.map(line),
+    '',
+    `${report.method}: ${report.pages} pages of ${report.sites} sites`,
+    `shingle  P ${number(report.shingle.p)}  R ${number(report.shingle.r)}  F1 ${number(report.shingle.f1)}`,
+    `bow F1 ${number(report.bow_f1)}   lcs F1 ${number(report.lcs_f1)}`,
+    `ms/page  median ${report.ms_per_page.median.toFixed(2)}  p95 ${report.ms_per_page.p95.toFixed(2)}`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,41 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { METHOD_NAMES } from '@winnow/extract';
+import { evalCommand } from './commands/eval.js';
+import { demoCommand } from './commands/demo.js';
+
+/** The `winnow` command line; built without running, so tests can drive the real program. */
+export function buildProgram(): Command {
+  const program = new Command('winnow')
+    .description('Winnow: learn where a site keeps its main text, extract it in order, search it by exact phrase')
+    .showHelpAfterError()
+    .exitOverride((error) => {
+      if (error.exitCode !== 0) process.exitCode = error.exitCode;
+      throw error;
+    });
+
+  program
+    .command('demo')
+    .description('learn a FastCE template from sample pages of the bundled demo site and print the clean text of a page it has not seen')
+    .option('--pages <n>', 'sample pages to learn the template from', positiveInteger, 24)
+    .option('--show-template', 'also print the learned template as JSON on stderr')
+    .action(demoCommand);
+
+  program
+    .command('eval')
+    .description('score an extraction method on gold-annotated pages (pages.jsonl.gz files)')
+    .requiredOption('--data <file-or-dir>', 'a pages.jsonl.gz file, or a folder searched for them')
+    .requiredOption('--method <name>', `one of: ${METHOD_NAMES.join(', ')}`)
+    .option('--min-pages-per-site <n>', 'template methods: only sites with at least this many pages', positiveInteger, 10)
+    .option('--folds <k>', 'template methods: folds per site (prepare on k-1, extract the held-out one)', positiveInteger, 5)
+    .option('--json', 'print one JSON object instead of a table')
+    .option('--predictions <file>', 'also write one JSON line per scored page: {"id","site","text"}')
+    .action(evalCommand);
+
+  return program;
+}
+
+export function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a positive integer');
+  return number;
+}

@@ -1,0 +1,64 @@
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import { z } from 'zod';
+
+const pageSchema = z.object({
+  id: z.string().min(1),
+  site: z.string().min(1),
+  url: z.string().nullable().optional(),
+  html: z.string(),
+  gold: z.string(),
+});
+
+/** One evaluation page: a real page's HTML and its gold-standard main text. */
+export type GoldPage = z.infer<typeof pageSchema>;
+
+/** A malformed dataset line, named by file and line so it can be found and fixed. */
+export class DatasetError extends Error {
+  override readonly name = 'DatasetError';
+}
+
+/**
+ * Reads evaluation pages from a `pages.jsonl.gz` file (gzip JSON Lines: `{id, site, url, html,
+ * gold, meta}`) or from every such file under a folder, in a stable order (files by path, lines as
+ * stored). A line that is not a valid page stops the load with its file and line number: scores
+ * computed on silently skipped pages would not be comparable.
+ */
+export async function loadPages(fileOrFolder: string): Promise<GoldPage[]> {
+  const files = await datasetFiles(fileOrFolder);
+  if (files.length === 0) throw new DatasetError(`no .jsonl.gz files under ${fileOrFolder}`);
+  const pages: GoldPage[] = [];
+  for (const file of files) {
+    const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
+    let lineNumber = 0;
+    for await (const line of lines) {
+      lineNumber++;
+      if (line.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (error) {
+        throw new DatasetError(`${file}:${lineNumber}: not JSON (${(error as Error).message})`);
+      }
+      const parsed = pageSchema.safeParse(value);
+      if (!parsed.success) throw new DatasetError(`${file}:${lineNumber}: ${z.prettifyError(parsed.error)}`);
+      pages.push(parsed.data);
+    }
+  }
+  return pages;
+}
+
+async function datasetFiles(fileOrFolder: string): Promise<string[]> {
+  const info = await stat(fileOrFolder).catch(() => {
+    throw new DatasetError(`no such file or folder: ${fileOrFolder}`);
+  });
+  if (info.isFile()) return [fileOrFolder];
+  const entries = await readdir(fileOrFolder, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.jsonl.gz'))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}

@@ -1,0 +1,131 @@
+import { performance } from 'node:perf_hooks';
+import { ExtractionError, methodByName, type PageExtractor } from '@winnow/extract';
+import type { GoldPage } from './dataset.js';
+import { siteFolds } from './protocol.js';
+import { mean, pageShingleF1, shingleMatch, shingleScore, type ShingleMatch } from './shingle.js';
+import { bowF1, lcsF1 } from './wordF1.js';
+
+export interface EvaluateOptions {
+  method: string;
+  minPagesPerSite: number;
+  folds: number;
+  /** Called after each scored page, for progress bars. */
+  onPage?: (done: number, total: number) => void;
+}
+
+/** One scored page. `error` says why a page got no text at all (its scores are then 0). */
+export interface PageOutcome {
+  id: string;
+  site: string;
+  text: string;
+  shingle: ShingleMatch;
+  bowF1: number;
+  lcsF1: number;
+  /** Detection time, parsing included; template preparation is not counted here. */
+  ms: number;
+  error?: string;
+}
+
+/** The fixed report format of `winnow eval --json`. */
+export interface EvaluationReport {
+  method: string;
+  pages: number;
+  sites: number;
+  shingle: { p: number; r: number; f1: number };
+  bow_f1: number;
+  lcs_f1: number;
+  ms_per_page: { median: number; p95: number };
+  per_site: Array<{ site: string; pages: number; shingle_f1: number; bow_f1: number; lcs_f1: number }>;
+}
+
+/**
+ * Runs one method over gold pages and scores it. Template methods follow the k-fold template
+ * protocol (`siteFolds`): each page is extracted with a template prepared without it. Pages are
+ * never dropped: a page the method cannot read scores 0 and carries its error.
+ */
+export function evaluate(pages: readonly GoldPage[], options: EvaluateOptions): { report: EvaluationReport; outcomes: PageOutcome[] } {
+  const method = methodByName(options.method);
+  const sites = siteFolds(pages, options);
+  const total = sites.reduce((sum, site) => sum + site.pages.length, 0);
+  const outcomes: PageOutcome[] = [];
+  for (const site of sites) {
+    site.folds.forEach((heldOut, foldIndex) => {
+      const training = site.folds.flatMap((fold, i) => (i === foldIndex ? [] : fold.map((page) => page.html)));
+      let extractor: PageExtractor | Error;
+      try {
+        extractor = method.prepare(training);
+      } catch (error) {
+        extractor = asExtractionError(error);
+      }
+      for (const page of heldOut) {
+        outcomes.push(scorePage(page, extractor));
+        options.onPage?.(outcomes.length, total);
+      }
+    });
+  }
+  return { report: summarise(method.name, outcomes), outcomes };
+}
+
+function scorePage(page: GoldPage, extractor: PageExtractor | Error): PageOutcome {
+  let text = '';
+  let error: string | undefined;
+  const start = performance.now();
+  if (extractor instanceof Error) {
+    error = `no template: ${extractor.message}`;
+  } else {
+    try {
+      text = extractor(page.html).text;
+    } catch (caught) {
+      error = asExtractionError(caught).message;
+    }
+  }
+  const ms = performance.now() - start;
+  return {
+    id: page.id,
+    site: page.site,
+    text,
+    shingle: shingleMatch(page.gold, text),
+    bowF1: bowF1(page.gold, text),
+    lcsF1: lcsF1(page.gold, text),
+    ms,
+    ...(error === undefined ? {} : { error }),
+  };
+}
+
+/** Extraction errors are outcomes to report; anything else is a bug and is thrown on. */
+function asExtractionError(error: unknown): ExtractionError {
+  if (error instanceof ExtractionError) return error;
+  throw error;
+}
+
+export function summarise(method: string, outcomes: readonly PageOutcome[]): EvaluationReport {
+  const bySite = new Map<string, PageOutcome[]>();
+  for (const outcome of outcomes) {
+    const list = bySite.get(outcome.site) ?? [];
+    list.push(outcome);
+    bySite.set(outcome.site, list);
+  }
+  const times = outcomes.map((outcome) => outcome.ms).sort((a, b) => a - b);
+  return {
+    method,
+    pages: outcomes.length,
+    sites: bySite.size,
+    shingle: shingleScore(outcomes.map((outcome) => outcome.shingle)),
+    bow_f1: mean(outcomes.map((outcome) => outcome.bowF1)),
+    lcs_f1: mean(outcomes.map((outcome) => outcome.lcsF1)),
+    ms_per_page: { median: quantile(times, 0.5), p95: quantile(times, 0.95) },
+    per_site: [...bySite.entries()].map(([site, list]) => ({
+      site,
+      pages: list.length,
+      shingle_f1: mean(list.map((outcome) => pageShingleF1(outcome.shingle))),
+      bow_f1: mean(list.map((outcome) => outcome.bowF1)),
+      lcs_f1: mean(list.map((outcome) => outcome.lcsF1)),
+    })),
+  };
+}
+
+/** Nearest-rank quantile of sorted values (0 for none). */
+export function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}

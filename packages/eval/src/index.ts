@@ -1,0 +1,6 @@
+export { DatasetError, loadPages, type GoldPage } from './dataset.js';
+export { evaluate, quantile, summarise, type EvaluateOptions, type EvaluationReport, type PageOutcome } from './evaluate.js';
+export { siteFolds, type FoldOptions, type SiteFolds } from './protocol.js';
+export { mean, pageShingleF1, shingleMatch, shingleScore, type ShingleMatch } from './shingle.js';
+export { lowerCaseWords, words } from './tokens.js';
+export { bowF1, lcsF1, lcsLength } from './wordF1.js';

@@ -1,0 +1,217 @@
+import { Parser } from 'htmlparser2';
+import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS, SKIPPED_TAGS } from './blockTags.js';
+import { ExtractionError } from './errors.js';
+import { DEFAULT_LIMITS, type Limits } from './limits.js';
+
+/** Marks a forced line break (`<br>`) among a block's items. */
+export const LINE_BREAK = 0;
+
+/** What a block holds, in document order: its own text runs, line breaks, and its sub-blocks. */
+export type BlockItem = string | typeof LINE_BREAK | Block;
+
+/**
+ * A node of the block tree (FastCE paper, Section III): an element that opens a block (see
+ * `BLOCK_TAGS`), with everything inside it that is not inside a deeper block. Inline elements
+ * (links, emphasis, images) do not make blocks; they add to the counters of the block they sit in.
+ */
+export interface Block {
+  /** Lower-case tag name. */
+  readonly tag: string;
+  /** Traversal path from the root, e.g. `HTML.BODY.TABLE.TR.P` (paper, Section III). */
+  readonly path: string;
+  readonly parent: Block | null;
+  /** Position in the pre-order walk of the tree; `blocks[i].index === i`. */
+  readonly index: number;
+  /** One past the pre-order index of the last block in this subtree. */
+  end: number;
+  readonly items: BlockItem[];
+  /** Characters of own text (whitespace included) that sit inside links. */
+  linkChars: number;
+  /** Characters of own text, whitespace included. */
+  textChars: number;
+  /** Own `<a href>` elements, `<img>` elements and `<script>` elements (ContentExtractor's features). */
+  links: number;
+  images: number;
+  scripts: number;
+  /** True when the block renders on its own line (everything but inline blocks such as SPAN). */
+  readonly breaksLine: boolean;
+}
+
+export interface BlockTree {
+  readonly root: Block;
+  /** Every block in pre-order (document order of their start tags). */
+  readonly blocks: readonly Block[];
+  /** Caps hit and other best-effort notes. */
+  readonly warnings: readonly string[];
+}
+
+/** How a block's path segment is spelled. */
+export type PathMode =
+  /** The paper's traversal path: tag names only. */
+  | 'tags'
+  /** Tag names refined with the element's id and class tokens that look hand-written (no digits). */
+  | 'tags+classes';
+
+export interface BlockTreeOptions {
+  limits?: Partial<Limits>;
+  pathMode?: PathMode;
+}
+
+interface OpenElement {
+  opensBlock: boolean;
+  skips: boolean;
+  isLink: boolean;
+}
+
+/**
+ * Parses an HTML string into its block tree in one streaming pass of htmlparser2 (no DOM is built),
+ * with an explicit stack, so the nesting depth of the input cannot overflow the call stack.
+ *
+ * Choices the paper leaves open:
+ * - The tree always starts `HTML.BODY`, whether or not the page spells those tags, so paths of pages
+ *   with and without them agree.
+ * - Hidden elements (`hidden`, inline `display:none` / `visibility:hidden`) and `SKIPPED_TAGS` are
+ *   not text; their subtrees are skipped.
+ * - Past `maxBlocks` or `maxBlockDepth`, block tags stop opening blocks; their text stays in the
+ *   enclosing block and a warning is recorded, so no text is lost.
+ */
+export function buildBlockTree(html: string, options: BlockTreeOptions = {}): BlockTree {
+  if (typeof html !== 'string') {
+    throw new ExtractionError('invalid-argument', 'the page must be given as a string of HTML');
+  }
+  if (html.trim() === '') throw new ExtractionError('empty-input', 'the page is empty');
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const pathMode = options.pathMode ?? 'tags';
+  const warnings: string[] = [];
+  if (html.length > limits.maxInputChars) {
+    warnings.push(`input truncated to its first ${limits.maxInputChars} of ${html.length} characters`);
+    html = html.slice(0, limits.maxInputChars);
+  }
+  if (looksBinary(html)) {
+    throw new ExtractionError('binary-input', 'the page is binary data, not an HTML document');
+  }
+
+  const blocks: Block[] = [];
+  const newBlock = (tag: string, path: string, parent: Block | null): Block => {
+    const block: Block = {
+      tag, path, parent, index: blocks.length, end: 0, items: [],
+      linkChars: 0, textChars: 0, links: 0, images: 0, scripts: 0,
+      breaksLine: !INLINE_BLOCK_TAGS.has(tag),
+    };
+    blocks.push(block);
+    parent?.items.push(block);
+    return block;
+  };
+  const root = newBlock('html', 'HTML', null);
+  const body = newBlock('body', 'HTML.BODY', root);
+
+  const stack: OpenElement[] = [];
+  let current = body;
+  let depth = 2;
+  let skipDepth = 0;
+  let linkDepth = 0;
+  let blockCapWarned = false;
+  let depthCapWarned = false;
+
+  const parser = new Parser(
+    {
+      onopentag(tag, attribs) {
+        const element: OpenElement = { opensBlock: false, skips: false, isLink: false };
+        stack.push(element);
+        if (skipDepth > 0) {
+          skipDepth++;
+          element.skips = true;
+          return;
+        }
+        if (tag === 'script') current.scripts++;
+        if (SKIPPED_TAGS.has(tag) || isHidden(attribs)) {
+          skipDepth = 1;
+          element.skips = true;
+          return;
+        }
+        if (tag === 'a') {
+          if (attribs['href'] !== undefined) current.links++;
+          element.isLink = true;
+          linkDepth++;
+        } else if (tag === 'img') {
+          current.images++;
+        } else if (LINE_BREAK_TAGS.has(tag)) {
+          current.items.push(LINE_BREAK);
+        }
+        if (!BLOCK_TAGS.has(tag)) return;
+        if (blocks.length >= limits.maxBlocks) {
+          if (!blockCapWarned) warnings.push(`more than ${limits.maxBlocks} blocks: deeper block tags were read as inline`);
+          blockCapWarned = true;
+          return;
+        }
+        if (depth >= limits.maxBlockDepth) {
+          if (!depthCapWarned) warnings.push(`blocks nested deeper than ${limits.maxBlockDepth}: deeper block tags were read as inline`);
+          depthCapWarned = true;
+          return;
+        }
+        current = newBlock(tag, `${current.path}.${pathSegment(tag, attribs, pathMode)}`, current);
+        element.opensBlock = true;
+        depth++;
+      },
+      ontext(text) {
+        if (skipDepth > 0) return;
+        const items = current.items;
+        const last = items.length > 0 ? items[items.length - 1] : undefined;
+        if (typeof last === 'string') items[items.length - 1] = last + text;
+        else items.push(text);
+        current.textChars += text.length;
+        if (linkDepth > 0) current.linkChars += text.length;
+      },
+      onclosetag() {
+        const element = stack.pop();
+        if (!element) return;
+        if (element.skips) {
+          skipDepth--;
+          return;
+        }
+        if (element.isLink) linkDepth--;
+        if (element.opensBlock && current.parent) {
+          current.end = blocks.length;
+          current = current.parent;
+          depth--;
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end();
+  // Blocks left open by the parser's end-of-input closing keep their subtree ranges.
+  for (let block: Block | null = current; block; block = block.parent) block.end = blocks.length;
+  return { root, blocks, warnings };
+}
+
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+
+function isHidden(attribs: Record<string, string>): boolean {
+  if (attribs['hidden'] !== undefined) return true;
+  const style = attribs['style'];
+  return style !== undefined && HIDDEN_STYLE.test(style);
+}
+
+const STABLE_TOKEN = /^[a-z_-]+$/i;
+
+/** `DIV` in the paper's mode; `DIV#main[article body]` when refined with stable id and class tokens. */
+function pathSegment(tag: string, attribs: Record<string, string>, mode: PathMode): string {
+  const upper = tag.toUpperCase();
+  if (mode === 'tags') return upper;
+  const id = attribs['id'];
+  const classes = (attribs['class'] ?? '').split(/\s+/).filter((token) => STABLE_TOKEN.test(token)).sort();
+  return upper + (id && STABLE_TOKEN.test(id) ? `#${id}` : '') + (classes.length > 0 ? `[${classes.join(' ')}]` : '');
+}
+
+/** True when the first kilobytes hold control characters that no text document has. */
+function looksBinary(html: string): boolean {
+  const sample = html.slice(0, 8192);
+  let control = 0;
+  for (let i = 0; i < sample.length; i++) {
+    const code = sample.charCodeAt(i);
+    if (code === 0 || (code < 8 && code > 0)) control++;
+  }
+  return control / sample.length > 0.01;
+}

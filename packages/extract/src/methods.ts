@@ -1,0 +1,60 @@
+import { extractWithContentExtractor, prepareContentExtractor } from './contentExtractor.js';
+import { compileTemplate, detect } from './detect.js';
+import { ExtractionError } from './errors.js';
+import { prepareTemplate } from './prepare.js';
+import type { ExtractionResult } from './result.js';
+
+/** Extracts one page's main text. */
+export type PageExtractor = (html: string) => ExtractionResult;
+
+/** A method that learns from sample pages of a site before it extracts that site's pages. */
+export interface TemplateMethod {
+  readonly name: string;
+  readonly kind: 'template';
+  readonly description: string;
+  prepare(pages: readonly string[]): PageExtractor;
+}
+
+export type ExtractionMethod = TemplateMethod;
+
+const METHODS: readonly ExtractionMethod[] = [
+  {
+    name: 'fastce',
+    kind: 'template',
+    description: 'FastContentExtractor as the paper states it: template paths, then stored non-content blocks',
+    prepare(pages) {
+      const compiled = compileTemplate(prepareTemplate(pages).template);
+      return (html) => detect(compiled, html);
+    },
+  },
+  {
+    name: 'fastce+',
+    kind: 'template',
+    description: 'FastCE refined: link-dense blocks are navigation, neither content paths nor output',
+    prepare(pages) {
+      const compiled = compileTemplate(prepareTemplate(pages, { params: { refine: true } }).template);
+      return (html) => detect(compiled, html);
+    },
+  },
+  {
+    name: 'ce',
+    kind: 'template',
+    description: 'ContentExtractor (Debnath et al.): atomic blocks compared with every block of the sample pages',
+    prepare(pages) {
+      const model = prepareContentExtractor(pages);
+      return (html) => extractWithContentExtractor(model, html);
+    },
+  },
+];
+
+/** Every method's name, in the order reports list them. */
+export const METHOD_NAMES: readonly string[] = METHODS.map((method) => method.name);
+
+/** Looks a method up by the name users type; unknown names get an error that lists the known ones. */
+export function methodByName(name: string): ExtractionMethod {
+  const method = METHODS.find((candidate) => candidate.name === name);
+  if (!method) {
+    throw new ExtractionError('invalid-argument', `unknown method "${name}"; known methods: ${METHOD_NAMES.join(', ')}`);
+  }
+  return method;
+}

@@ -1,0 +1,101 @@
+import { buildBlockTree, type BlockTree } from './blockTree.js';
+import { atomicUnits, isRepeated, RepeatIndex, type AtomicUnit } from './contentExtractor.js';
+import { ExtractionError } from './errors.js';
+import { isSimilar, vectorKey } from './features.js';
+import type { Limits } from './limits.js';
+import { TEMPLATE_SCHEMA_VERSION, type FastCeParams, type StoredBlock, type Template } from './template.js';
+
+export const DEFAULT_FASTCE_PARAMS: Readonly<FastCeParams> = Object.freeze({
+  similarity: 0.9,
+  repeatShare: 0.2,
+  pathMode: 'tags',
+  refine: false,
+});
+
+export interface PrepareOptions {
+  params?: Partial<FastCeParams>;
+  limits?: Partial<Limits>;
+}
+
+export interface PreparedTemplate {
+  template: Template;
+  /** Pages that could not be read, and caps hit while reading the others. */
+  warnings: string[];
+}
+
+/**
+ * FastCE's preparation phase (paper, Section III and Figure 4): ContentExtractor labels the atomic
+ * blocks of a site's sample pages; the template keeps the paths of the content blocks, and the
+ * non-content blocks whose paths are also content paths (the ones detection could mistake for
+ * content), as feature vectors. Repeats of a stored block at the same path (cosine above the
+ * similarity) are stored once. The paper uses 20-30 pages; at least 2 are needed.
+ */
+export function prepareTemplate(pages: readonly string[], options: PrepareOptions = {}): PreparedTemplate {
+  const params: FastCeParams = { ...DEFAULT_FASTCE_PARAMS, ...options.params };
+  const warnings: string[] = [];
+  const trees: BlockTree[] = [];
+  pages.forEach((html, i) => {
+    try {
+      const tree = buildBlockTree(html, { pathMode: params.pathMode, ...(options.limits ? { limits: options.limits } : {}) });
+      trees.push(tree);
+      for (const warning of tree.warnings) warnings.push(`page ${i}: ${warning}`);
+    } catch (error) {
+      if (!(error instanceof ExtractionError)) throw error;
+      warnings.push(`page ${i} skipped: ${error.message}`);
+    }
+  });
+  if (trees.length < 2) {
+    throw new ExtractionError('invalid-argument', `FastCE needs at least 2 readable pages of a site, got ${trees.length}`);
+  }
+  const pageUnits = trees.map(atomicUnits);
+  const index = new RepeatIndex(pageUnits);
+  const contentPaths = new Set<string>();
+  const repeated: AtomicUnit[] = [];
+  pageUnits.forEach((units, page) => {
+    for (const unit of units) {
+      if (isRepeated(unit, index, params, page)) repeated.push(unit);
+      else if (!params.refine || isContentLike(unit)) contentPaths.add(unit.block.path);
+    }
+  });
+  return {
+    template: {
+      schemaVersion: TEMPLATE_SCHEMA_VERSION,
+      params,
+      pageCount: trees.length,
+      contentPaths: [...contentPaths].sort(),
+      nonContent: storedNonContent(repeated, contentPaths, params.similarity),
+    },
+    warnings,
+  };
+}
+
+/**
+ * fastce+ only: a unique block counts as content only if most of its text is not link text.
+ * Lists of related or latest links change from page to page, so ContentExtractor finds them unique
+ * and would take their paths for content.
+ */
+export function isContentLike(unit: AtomicUnit): boolean {
+  return unit.block.linkChars <= MAX_CONTENT_LINK_DENSITY * unit.block.textChars;
+}
+
+/** Above this share of link characters a block reads as navigation, not as prose (fastce+). */
+export const MAX_CONTENT_LINK_DENSITY = 0.5;
+
+function storedNonContent(repeated: readonly AtomicUnit[], contentPaths: ReadonlySet<string>, similarity: number): StoredBlock[] {
+  const byPath = new Map<string, AtomicUnit[]>();
+  const seen = new Set<string>();
+  for (const unit of repeated) {
+    const path = unit.block.path;
+    if (!contentPaths.has(path)) continue;
+    const key = `${path}|${vectorKey(unit.vector)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const kept = byPath.get(path) ?? [];
+    if (kept.some((other) => isSimilar(unit.vector, other.vector, similarity))) continue;
+    kept.push(unit);
+    byPath.set(path, kept);
+  }
+  return [...byPath.keys()].sort().flatMap((path) =>
+    (byPath.get(path) ?? []).map((unit) => ({ path, ids: [...unit.vector.ids], counts: [...unit.vector.counts] })),
+  );
+}
