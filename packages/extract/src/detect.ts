@@ -2,6 +2,7 @@ import { buildBlockTree, type Block } from './blockTree.js';
 import { featureVector, isSimilar, vectorOf, type FeatureVector } from './features.js';
 import type { Limits } from './limits.js';
 import { MAX_CONTENT_LINK_DENSITY } from './prepare.js';
+import { mainRegionEnd } from './region.js';
 import { ownText, renderBlock } from './render.js';
 import { resultOf, type ExtractedBlock, type ExtractionResult } from './result.js';
 import type { Template } from './template.js';
@@ -47,7 +48,8 @@ export function detect(compiled: CompiledTemplate, html: string, limits?: Partia
     if (contentPaths.has(block.path)) inTemplate[i] = subtreeInTemplate[i] = 1;
     if (subtreeInTemplate[i] && block.parent) subtreeInTemplate[block.parent.index] = 1;
   }
-  const keep = (child: Block): boolean => subtreeInTemplate[child.index] === 1;
+  const end = mainRegionEnd(tree, template.regionPath, contentPaths);
+  const keep = (child: Block): boolean => subtreeInTemplate[child.index] === 1 && child.index < end;
   const similarToStored = (block: Block, vector: () => FeatureVector): boolean => {
     const stored = nonContentByPath.get(block.path);
     if (!stored) return false;
@@ -67,7 +69,7 @@ export function detect(compiled: CompiledTemplate, html: string, limits?: Partia
     return verdicts[block.index] === 1;
   };
   const extracted: ExtractedBlock[] = [];
-  for (let i = 0; i < blocks.length; ) {
+  for (let i = 0; i < end; ) {
     const block = blocks[i] as Block;
     if (!inTemplate[i]) {
       i++;

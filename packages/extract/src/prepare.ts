@@ -3,6 +3,7 @@ import { atomicUnits, isRepeated, RepeatIndex, type AtomicUnit } from './content
 import { ExtractionError } from './errors.js';
 import { isSimilar, vectorKey } from './features.js';
 import type { Limits } from './limits.js';
+import { mainRegionPath, mostCommonRegion } from './region.js';
 import { TEMPLATE_SCHEMA_VERSION, type FastCeParams, type StoredBlock, type Template } from './template.js';
 
 export const DEFAULT_FASTCE_PARAMS: Readonly<FastCeParams> = Object.freeze({
@@ -50,12 +51,17 @@ export function prepareTemplate(pages: readonly string[], options: PrepareOption
   const pageUnits = trees.map(atomicUnits);
   const index = new RepeatIndex(pageUnits);
   const contentPaths = new Set<string>();
+  const regionPaths: string[] = [];
   const repeated: AtomicUnit[] = [];
   pageUnits.forEach((units, page) => {
+    const content: AtomicUnit[] = [];
     for (const unit of units) {
       if (isRepeated(unit, index, params, page)) repeated.push(unit);
-      else if (!params.refine || isContentLike(unit)) contentPaths.add(unit.block.path);
+      else if (!params.refine || isContentLike(unit)) content.push(unit);
     }
+    for (const unit of content) contentPaths.add(unit.block.path);
+    const region = params.refine ? mainRegionPath(trees[page] as BlockTree, content) : null;
+    if (region) regionPaths.push(region);
   });
   return {
     template: {
@@ -63,6 +69,7 @@ export function prepareTemplate(pages: readonly string[], options: PrepareOption
       params,
       pageCount: trees.length,
       contentPaths: [...contentPaths].sort(),
+      regionPath: mostCommonRegion(regionPaths),
       nonContent: storedNonContent(repeated, contentPaths, params.similarity),
     },
     warnings,

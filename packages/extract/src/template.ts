@@ -22,6 +22,8 @@ const templateSchema = z.object({
   params: paramsSchema,
   pageCount: z.number().int().positive(),
   contentPaths: z.array(z.string().min(1)),
+  /** fastce+ only: the path of the sample pages' main region (see region.ts); null for fastce. */
+  regionPath: z.string().min(1).nullable(),
   nonContent: z.array(nonContentBlockSchema),
 });
 

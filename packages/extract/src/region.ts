@@ -1,0 +1,65 @@
+import type { Block, BlockTree } from './blockTree.js';
+import type { AtomicUnit } from './contentExtractor.js';
+
+/** Share of a page's content words the main region must hold (above one half, so it is unique). */
+export const MAIN_REGION_SHARE = 0.6;
+
+/**
+ * fastce+: the path of a sample page's main region — the deepest block whose subtree holds at least
+ * `MAIN_REGION_SHARE` of the words ContentExtractor kept as content. Comments, "latest stories" and
+ * shop widgets are unique to each page, so CE keeps them too; but they follow the article, and on most
+ * pages the article holds most of the unique words. Null when the page has no content words.
+ */
+export function mainRegionPath(tree: BlockTree, contentUnits: readonly AtomicUnit[]): string | null {
+  const words = new Float64Array(tree.blocks.length);
+  for (const unit of contentUnits) words[unit.block.index] = (words[unit.block.index] ?? 0) + unit.vector.sum;
+  for (let i = tree.blocks.length - 1; i > 0; i--) {
+    const parent = (tree.blocks[i] as Block).parent as Block;
+    words[parent.index] = (words[parent.index] ?? 0) + (words[i] ?? 0);
+  }
+  const total = words[0] ?? 0;
+  if (total === 0) return null;
+  let region: Block | null = null;
+  for (const block of tree.blocks) if ((words[block.index] ?? 0) >= MAIN_REGION_SHARE * total) region = block;
+  return region?.path ?? null;
+}
+
+/**
+ * The sample pages' usual main region: the most frequent one, the deeper one on a tie. A page
+ * with many comments has its region further up (the article and its comments together), so the
+ * region of most pages, not their union, is the one to trust.
+ */
+export function mostCommonRegion(paths: readonly string[]): string | null {
+  const counts = new Map<string, number>();
+  for (const path of paths) counts.set(path, (counts.get(path) ?? 0) + 1);
+  let best: string | null = null;
+  for (const [path, count] of counts) {
+    const bestCount = best === null ? 0 : (counts.get(best) ?? 0);
+    if (count > bestCount || (count === bestCount && best !== null && (path.length > best.length || (path.length === best.length && path < best)))) best = path;
+  }
+  return best;
+}
+
+/**
+ * fastce+ at detection: where the page's main region ends (a pre-order block index), so that text
+ * after it — the comments and widgets that follow an article — is not taken for main text. Among
+ * the blocks on the template's region path, the one holding the most non-link text in
+ * blocks on content paths is the region (a sidebar of repeated boilerplate may hold more text, but
+ * not on content paths). Text before the region (headline, byline) is kept. Returns `blocks.length`
+ * when no block matches.
+ */
+export function mainRegionEnd(tree: BlockTree, regionPath: string | null, contentPaths: ReadonlySet<string>): number {
+  const { blocks } = tree;
+  if (regionPath === null) return blocks.length;
+  const chars = new Float64Array(blocks.length);
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const block = blocks[i] as Block;
+    if (contentPaths.has(block.path)) chars[i] = (chars[i] ?? 0) + block.textChars - block.linkChars;
+    if (block.parent) chars[block.parent.index] = (chars[block.parent.index] ?? 0) + (chars[i] ?? 0);
+  }
+  let best: Block | null = null;
+  for (const block of blocks) {
+    if (block.path === regionPath && (!best || (chars[block.index] ?? 0) > (chars[best.index] ?? 0))) best = block;
+  }
+  return best ? best.end : blocks.length;
+}
