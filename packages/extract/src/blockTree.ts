@@ -35,6 +35,8 @@ export interface Block {
   scripts: number;
   /** True when the block renders on its own line (everything but inline blocks such as SPAN). */
   readonly breaksLine: boolean;
+  /** The element's id and class attribute, lower-cased and space-separated ('' when none). */
+  readonly hint: string;
 }
 
 export interface BlockTree {
@@ -92,11 +94,11 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
   }
 
   const blocks: Block[] = [];
-  const newBlock = (tag: string, path: string, parent: Block | null): Block => {
+  const newBlock = (tag: string, path: string, parent: Block | null, hint = ''): Block => {
     const block: Block = {
       tag, path, parent, index: blocks.length, end: 0, items: [],
       linkChars: 0, textChars: 0, links: 0, images: 0, scripts: 0,
-      breaksLine: !INLINE_BLOCK_TAGS.has(tag),
+      breaksLine: !INLINE_BLOCK_TAGS.has(tag), hint,
     };
     blocks.push(block);
     parent?.items.push(block);
@@ -149,7 +151,7 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
           depthCapWarned = true;
           return;
         }
-        current = newBlock(tag, `${current.path}.${pathSegment(tag, attribs, pathMode)}`, current);
+        current = newBlock(tag, `${current.path}.${pathSegment(tag, attribs, pathMode)}`, current, hintOf(attribs));
         element.opensBlock = true;
         depth++;
       },
@@ -192,6 +194,13 @@ function isHidden(attribs: Record<string, string>): boolean {
   if (attribs['hidden'] !== undefined) return true;
   const style = attribs['style'];
   return style !== undefined && HIDDEN_STYLE.test(style);
+}
+
+function hintOf(attribs: Record<string, string>): string {
+  const id = attribs['id'];
+  const className = attribs['class'];
+  if (id === undefined && className === undefined) return '';
+  return `${id ?? ''} ${className ?? ''}`.toLowerCase();
 }
 
 const STABLE_TOKEN = /^[a-z_-]+$/i;

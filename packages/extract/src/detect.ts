@@ -2,7 +2,8 @@ import { buildBlockTree, type Block } from './blockTree.js';
 import { featureVector, isSimilar, vectorOf, type FeatureVector } from './features.js';
 import type { Limits } from './limits.js';
 import { MAX_CONTENT_LINK_DENSITY } from './prepare.js';
-import { mainRegionEnd } from './region.js';
+import { hasBoilerplateHint } from './hints.js';
+import { mainRegion } from './region.js';
 import { ownText, renderBlock } from './render.js';
 import { resultOf, type ExtractedBlock, type ExtractionResult } from './result.js';
 import type { Template } from './template.js';
@@ -48,8 +49,10 @@ export function detect(compiled: CompiledTemplate, html: string, limits?: Partia
     if (contentPaths.has(block.path)) inTemplate[i] = subtreeInTemplate[i] = 1;
     if (subtreeInTemplate[i] && block.parent) subtreeInTemplate[block.parent.index] = 1;
   }
-  const end = mainRegionEnd(tree, template.regionPath, contentPaths);
-  const keep = (child: Block): boolean => subtreeInTemplate[child.index] === 1 && child.index < end;
+  const region = template.params.refine ? mainRegion(tree, template.regionPath, contentPaths) : null;
+  const end = region ? region.end : blocks.length;
+  const suppressed = template.params.refine ? boilerplateSubtrees(blocks, region) : new Uint8Array(blocks.length);
+  const keep = (child: Block): boolean => subtreeInTemplate[child.index] === 1 && child.index < end && !suppressed[child.index];
   const similarToStored = (block: Block, vector: () => FeatureVector): boolean => {
     const stored = nonContentByPath.get(block.path);
     if (!stored) return false;
@@ -71,6 +74,10 @@ export function detect(compiled: CompiledTemplate, html: string, limits?: Partia
   const extracted: ExtractedBlock[] = [];
   for (let i = 0; i < end; ) {
     const block = blocks[i] as Block;
+    if (suppressed[i]) {
+      i = block.end;
+      continue;
+    }
     if (!inTemplate[i]) {
       i++;
       continue;
@@ -82,4 +89,21 @@ export function detect(compiled: CompiledTemplate, html: string, limits?: Partia
     extracted.push(...rendered.lines);
   }
   return resultOf(template.params.refine ? 'fastce+' : 'fastce', extracted, tree.warnings);
+}
+
+/**
+ * fastce+: marks the subtrees of blocks named as boilerplate (see hints.ts). The main region and
+ * its ancestors are never marked: a page wrapper called `with-sidebar` must not take the article.
+ */
+function boilerplateSubtrees(blocks: readonly Block[], region: Block | null): Uint8Array {
+  const suppressed = new Uint8Array(blocks.length);
+  const protectedBlocks = new Set<Block>();
+  for (let block = region; block; block = block.parent) protectedBlocks.add(block);
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i] as Block;
+    if (!hasBoilerplateHint(block) || protectedBlocks.has(block)) continue;
+    suppressed.fill(1, i, block.end);
+    i = block.end - 1;
+  }
+  return suppressed;
 }

@@ -41,16 +41,16 @@ export function mostCommonRegion(paths: readonly string[]): string | null {
 }
 
 /**
- * fastce+ at detection: where the page's main region ends (a pre-order block index), so that text
+ * fastce+ at detection: the page's main region, whose end is where main text ends, so that text
  * after it — the comments and widgets that follow an article — is not taken for main text. Among
  * the blocks on the template's region path, the one holding the most non-link text in
  * blocks on content paths is the region (a sidebar of repeated boilerplate may hold more text, but
- * not on content paths). Text before the region (headline, byline) is kept. Returns `blocks.length`
- * when no block matches.
+ * not on content paths). Text before the region (headline, byline) is kept. Null when no block
+ * is on the region path.
  */
-export function mainRegionEnd(tree: BlockTree, regionPath: string | null, contentPaths: ReadonlySet<string>): number {
+export function mainRegion(tree: BlockTree, regionPath: string | null, contentPaths: ReadonlySet<string>): Block | null {
   const { blocks } = tree;
-  if (regionPath === null) return blocks.length;
+  if (regionPath === null) return null;
   const chars = new Float64Array(blocks.length);
   for (let i = blocks.length - 1; i >= 0; i--) {
     const block = blocks[i] as Block;
@@ -61,5 +61,5 @@ export function mainRegionEnd(tree: BlockTree, regionPath: string | null, conten
   for (const block of blocks) {
     if (block.path === regionPath && (!best || (chars[block.index] ?? 0) > (chars[best.index] ?? 0))) best = block;
   }
-  return best ? best.end : blocks.length;
+  return best;
 }

@@ -1,0 +1,16 @@
+import type { Block } from './blockTree.js';
+
+/**
+ * fastce+: the words page templates use in the id and class of boilerplate containers. Long,
+ * distinctive words match anywhere in the attribute (`reader-comments`, `commentlist`); short ones
+ * only as whole tokens (`ad`, `nav`), where substrings would hit innocent names (`head`, `canvas`).
+ */
+const BOILERPLATE_WORD = /comment|disqus|sidebar|footer|breadcrumb|widget|advert|sponsor|newsletter|related|social|sharing|share-|-share|(?:^|[\s_-])(?:ad|ads|nav|menu|promo|banner|reply|respond|popup|share|tags|outbrain|taboola)(?:$|[\s_-])/;
+
+/** Words of containers that hold the article; a container named with one of these is never boilerplate. */
+const CONTENT_WORD = /article|content|entry|main|story|post|body|text/;
+
+/** True when a block's id or class names it as boilerplate (comments, sharing, related links, …). */
+export function hasBoilerplateHint(block: Block): boolean {
+  return block.hint !== '' && BOILERPLATE_WORD.test(block.hint) && !CONTENT_WORD.test(block.hint);
+}
