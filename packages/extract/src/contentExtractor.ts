@@ -21,7 +21,7 @@ export interface ContentExtractorParams {
 
 export const DEFAULT_CE_PARAMS: Readonly<ContentExtractorParams> = Object.freeze({
   similarity: 0.9,
-  repeatShare: 0.2,
+  repeatShare: 0.1,
 });
 
 /** One atomic unit of ContentExtractor's partition: a block's own text, without its sub-blocks. */

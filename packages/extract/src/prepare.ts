@@ -8,7 +8,7 @@ import { TEMPLATE_SCHEMA_VERSION, type FastCeParams, type StoredBlock, type Temp
 
 export const DEFAULT_FASTCE_PARAMS: Readonly<FastCeParams> = Object.freeze({
   similarity: 0.9,
-  repeatShare: 0.2,
+  repeatShare: 0.1,
   pathMode: 'tags',
   refine: false,
 });

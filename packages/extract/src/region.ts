@@ -12,7 +12,7 @@ export const MAIN_REGION_SHARE = 0.6;
  */
 export function mainRegionPath(tree: BlockTree, contentUnits: readonly AtomicUnit[]): string | null {
   const words = new Float64Array(tree.blocks.length);
-  for (const unit of contentUnits) words[unit.block.index] = (words[unit.block.index] ?? 0) + unit.vector.sum;
+  for (const unit of contentUnits) words[unit.block.index] = (words[unit.block.index] ?? 0) + unit.vector.sum ** 1.5;
   for (let i = tree.blocks.length - 1; i > 0; i--) {
     const parent = (tree.blocks[i] as Block).parent as Block;
     words[parent.index] = (words[parent.index] ?? 0) + (words[i] ?? 0);
