@@ -23,7 +23,8 @@ export function buildProgram(): Command {
   program
     .command('eval')
     .description('score an extraction method on gold-annotated pages (pages.jsonl.gz files)')
-    .requiredOption('--data <file-or-dir>', 'a pages.jsonl.gz file, or a folder searched for them')
+    .option('--data <file-or-dir>', 'a pages.jsonl.gz file, or a folder searched for them')
+    .option('--demo', 'use the bundled demo corpus instead of --data')
     .requiredOption('--method <name>', `one of: ${METHOD_NAMES.join(', ')}`)
     .option('--min-pages-per-site <n>', 'template methods: only sites with at least this many pages', positiveInteger, 10)
     .option('--folds <k>', 'template methods: folds per site (prepare on k-1, extract the held-out one)', positiveInteger, 5)

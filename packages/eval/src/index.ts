@@ -1,3 +1,4 @@
+export { demoGoldPages } from './demoPages.js';
 export { DatasetError, loadPages, type GoldPage } from './dataset.js';
 export { evaluate, quantile, summarise, type EvaluateOptions, type EvaluationReport, type PageOutcome } from './evaluate.js';
 export { siteFolds, type FoldOptions, type SiteFolds } from './protocol.js';

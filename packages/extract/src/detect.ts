@@ -34,6 +34,9 @@ export function compileTemplate(template: Template): CompiledTemplate {
  *   template path (the paper: "block B is extracted including B'"), else dropped with its subtree.
  *   The paper states the rule for B's direct sub-blocks; we apply it at every depth, so B' itself is
  *   read the same way.
+ * - An inline block with no sub-blocks (a SPAN around a name) is part of its parent's sentence and is
+ *   kept with it whatever its own path: names recur across a site's pages, so ContentExtractor calls
+ *   such spans non-content, and dropping them would cut the sentence the paper's Figure 2 keeps whole.
  * Each extracted block is then compared with the template's non-content blocks of the same path
  * (the only ones it could be mistaken for) and dropped when similar. Text comes out in document
  * order, one line per rendered block: the reason FastCE exists.
@@ -52,7 +55,8 @@ export function detect(compiled: CompiledTemplate, html: string, limits?: Partia
   const region = template.params.refine ? mainRegion(tree, template.regionPath, contentPaths) : null;
   const end = region ? region.end : blocks.length;
   const suppressed = template.params.refine ? boilerplateSubtrees(blocks, region) : new Uint8Array(blocks.length);
-  const keep = (child: Block): boolean => subtreeInTemplate[child.index] === 1 && child.index < end && !suppressed[child.index];
+  const keep = (child: Block): boolean =>
+    (subtreeInTemplate[child.index] === 1 || isInlineLeaf(child)) && child.index < end && !suppressed[child.index];
   const similarToStored = (block: Block, vector: () => FeatureVector): boolean => {
     const stored = nonContentByPath.get(block.path);
     if (!stored) return false;
@@ -62,7 +66,7 @@ export function detect(compiled: CompiledTemplate, html: string, limits?: Partia
   // fastce+: every kept block, not only the highest, answers for its own text.
   const verdicts = new Int8Array(blocks.length);
   const keepOwnText = (block: Block): boolean => {
-    if (!template.params.refine) return true;
+    if (!template.params.refine || isInlineLeaf(block)) return true;
     if (verdicts[block.index] === 0) {
       const speaks =
         block.linkChars <= MAX_CONTENT_LINK_DENSITY * block.textChars &&
@@ -106,4 +110,9 @@ function boilerplateSubtrees(blocks: readonly Block[], region: Block | null): Ui
     i = block.end - 1;
   }
   return suppressed;
+}
+
+/** A SPAN-like block holding only text: it belongs to the sentence it sits in. */
+function isInlineLeaf(block: Block): boolean {
+  return !block.breaksLine && block.end === block.index + 1;
 }

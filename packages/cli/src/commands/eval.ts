@@ -1,11 +1,13 @@
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { SingleBar, Presets } from 'cli-progress';
-import { evaluate, loadPages, type EvaluationReport } from '@winnow/eval';
+import { InvalidArgumentError } from 'commander';
+import { demoGoldPages, evaluate, loadPages, type EvaluationReport } from '@winnow/eval';
 import { methodByName } from '@winnow/extract';
 
 interface EvalFlags {
-  data: string;
+  data?: string;
+  demo?: boolean;
   method: string;
   minPagesPerSite: number;
   folds: number;
@@ -16,7 +18,8 @@ interface EvalFlags {
 /** `winnow eval`: the fixed interface independent checks call (see the README). */
 export async function evalCommand(flags: EvalFlags): Promise<void> {
   methodByName(flags.method);
-  const pages = await loadPages(flags.data);
+  if (Boolean(flags.data) === Boolean(flags.demo)) throw new InvalidArgumentError('give exactly one of --data <file-or-dir> and --demo');
+  const pages = flags.data ? await loadPages(flags.data) : demoGoldPages();
   const bar = flags.json ? undefined : new SingleBar({ stream: process.stderr, format: 'extracting {bar} {value}/{total} pages | {eta}s left' }, Presets.shades_classic);
   const { report, outcomes } = evaluate(pages, {
     method: flags.method,
