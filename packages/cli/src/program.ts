@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
 import { METHOD_NAMES } from '@winnow/extract';
 import { evalCommand } from './commands/eval.js';
 import { demoCommand } from './commands/demo.js';
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
   program
     .command('demo')
     .description('learn a FastCE template from sample pages of the bundled demo site and print the clean text of a page it has not seen')
+    .option('--site <name>', `demo site: ${DEMO_SITE_NAMES.join(', ')}`, 'gazette')
     .option('--pages <n>', 'sample pages to learn the template from', positiveInteger, 24)
     .option('--show-template', 'also print the learned template as JSON on stderr')
     .action(demoCommand);

@@ -1,7 +1,9 @@
+import { decodeHTML } from 'entities';
 import { Parser } from 'htmlparser2';
 import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS, SKIPPED_TAGS } from './blockTags.js';
 import { ExtractionError } from './errors.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
+import { collapseWhitespace } from './whitespace.js';
 
 /** Marks a forced line break (`<br>`) among a block's items. */
 export const LINE_BREAK = 0;
@@ -75,7 +77,9 @@ interface OpenElement {
  * - Hidden elements (`hidden`, inline `display:none` / `visibility:hidden`) and `SKIPPED_TAGS` are
  *   not text; their subtrees are skipped.
  * - Past `maxBlocks` or `maxBlockDepth`, block tags stop opening blocks; their text stays in the
- *   enclosing block and a warning is recorded, so no text is lost.
+ *   enclosing block and a warning is recorded, so no text is lost. Past `maxOpenElements`, the rest
+ *   of the input is read as plain text into the innermost block (the parser would slow down
+ *   quadratically on deeper nesting).
  */
 export function buildBlockTree(html: string, options: BlockTreeOptions = {}): BlockTree {
   if (typeof html !== 'string') {
@@ -115,11 +119,16 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
   let blockCapWarned = false;
   let depthCapWarned = false;
 
-  const parser = new Parser(
+  let flatFrom = -1;
+  const parser: Parser = new Parser(
     {
       onopentag(tag, attribs) {
         const element: OpenElement = { opensBlock: false, skips: false, isLink: false };
         stack.push(element);
+        if (stack.length > limits.maxOpenElements && flatFrom < 0) {
+          flatFrom = parser.endIndex + 1;
+          parser.pause();
+        }
         if (skipDepth > 0) {
           skipDepth++;
           element.skips = true;
@@ -182,11 +191,22 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.write(html);
-  parser.end();
+  if (flatFrom >= 0) {
+    warnings.push(`more than ${limits.maxOpenElements} elements open at once: the rest of the page was read as plain text`);
+    if (skipDepth === 0) {
+      const rest = collapseWhitespace(decodeHTML(html.slice(flatFrom).replace(NON_TEXT_ELEMENT, ' ').replace(TAG, ' ')));
+      if (rest !== '') current.items.push(` ${rest}`);
+    }
+  } else {
+    parser.end();
+  }
   // Blocks left open by the parser's end-of-input closing keep their subtree ranges.
   for (let block: Block | null = current; block; block = block.parent) block.end = blocks.length;
   return { root, blocks, warnings };
 }
+
+const NON_TEXT_ELEMENT = /<(script|style)\b[\s\S]*?<\/\1\s*>/gi;
+const TAG = /<[^>]*>/g;
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 

@@ -10,10 +10,16 @@ export interface Limits {
   maxBlocks: number;
   /** Nesting depth of blocks; deeper block tags are treated as inline and text is kept. */
   maxBlockDepth: number;
+  /**
+   * Elements open at once. The parser's work per element grows with this depth (its stack is an
+   * array it shifts), so past it the rest of the page is read as plain text: kept, but flat.
+   */
+  maxOpenElements: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxInputChars: 4_000_000,
   maxBlocks: 200_000,
   maxBlockDepth: 256,
+  maxOpenElements: 5_000,
 });

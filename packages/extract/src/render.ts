@@ -1,4 +1,5 @@
 import { LINE_BREAK, type Block } from './blockTree.js';
+import { collapseWhitespace } from './whitespace.js';
 
 /** One line of extracted text, with the path of the block its first words come from. */
 export interface TextLine {
@@ -83,8 +84,4 @@ export function ownText(block: Block): string {
   let text = '';
   for (const item of block.items) text += typeof item === 'string' ? item : ' ';
   return collapseWhitespace(text);
-}
-
-export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildBlockTree, type Block } from './blockTree.js';
+import { ExtractionError } from './errors.js';
+import { renderBlock } from './render.js';
+
+const texts = (html: string): string[] => renderBlock(buildBlockTree(html).root).lines.map((line) => line.text);
+
+describe('buildBlockTree', () => {
+  it('spells traversal paths as the paper does, starting HTML.BODY even when the page omits them', () => {
+    const tree = buildBlockTree('<table><tr><p>cell text</p></tr></table>');
+    const paths = tree.blocks.map((block) => block.path);
+    assert.ok(paths.includes('HTML.BODY.TABLE.TR.P'), paths.join(' '));
+    assert.equal(tree.blocks[0]?.path, 'HTML');
+  });
+
+  it('keeps text in document order and inline elements inside their block', () => {
+    assert.deepEqual(texts('<div>one <b>two</b> three<p>four</p>five<br>six</div>'), ['one two three', 'four', 'five', 'six']);
+  });
+
+  it('keeps a sentence through a span on one line', () => {
+    assert.deepEqual(texts('<p>the US <span>House of Representatives</span> passed</p>'), ['the US House of Representatives passed']);
+  });
+
+  it('skips scripts, styles, the head and hidden elements, but counts scripts as features', () => {
+    const tree = buildBlockTree(
+      '<head><title>T</title></head><body><div>shown<script>var hidden = 1;</script><style>p{}</style>' +
+        '<p hidden>gone</p><p style="color:red; display: none">gone too</p><noscript>no</noscript></div></body>',
+    );
+    assert.deepEqual(renderBlock(tree.root).lines.map((line) => line.text), ['shown']);
+    assert.equal(tree.blocks.find((block) => block.tag === 'div')?.scripts, 1);
+  });
+
+  it('counts links, images and link text of a block', () => {
+    const tree = buildBlockTree('<div><a href="/x">link</a> text <img src="a.png"></div>');
+    const div = tree.blocks.find((block) => block.tag === 'div') as Block;
+    assert.equal(div.links, 1);
+    assert.equal(div.images, 1);
+    assert.equal(div.linkChars, 4);
+  });
+
+  it('reads broken markup best-effort', () => {
+    assert.deepEqual(texts('<div><p>unclosed <b>bold<div>next</span></p>'), ['unclosed bold', 'next']);
+  });
+
+  it('reads plain text that has no markup', () => {
+    assert.deepEqual(texts('just some words'), ['just some words']);
+  });
+
+  it('builds a 100,000-deep DOM without overflowing the stack, capping block depth and keeping the text', () => {
+    const depth = 100_000;
+    const html = `${'<div>'.repeat(depth)}deep text${'</div>'.repeat(depth)}`;
+    const tree = buildBlockTree(html);
+    assert.ok(tree.blocks.length < 300);
+    assert.match(tree.warnings.join(' '), /nested deeper than/);
+    assert.deepEqual(renderBlock(tree.root).lines.map((line) => line.text), ['deep text']);
+  });
+
+  it('caps the number of blocks and says so', () => {
+    const tree = buildBlockTree('<p>x</p>'.repeat(50), { limits: { maxBlocks: 10 } });
+    assert.equal(tree.blocks.length, 10);
+    assert.match(tree.warnings.join(' '), /more than 10 blocks/);
+    assert.equal(renderBlock(tree.root).lines.map((line) => line.text).join('').length, 50);
+  });
+
+  it('truncates a page over the input cap and says so', () => {
+    const html = `<p>${'word '.repeat(5_000_000)}</p>`;
+    const tree = buildBlockTree(html);
+    assert.match(tree.warnings.join(' '), /truncated/);
+  });
+
+  it('refuses empty and binary input with typed errors', () => {
+    assert.throws(() => buildBlockTree(''), (error: unknown) => error instanceof ExtractionError && error.code === 'empty-input');
+    assert.throws(() => buildBlockTree('  \n '), (error: unknown) => error instanceof ExtractionError && error.code === 'empty-input');
+    assert.throws(() => buildBlockTree('\u0000\u0001\u0002binary\u0000'.repeat(100)), (error: unknown) => error instanceof ExtractionError && error.code === 'binary-input');
+  });
+
+  it('refines paths with stable id and class tokens when asked', () => {
+    const tree = buildBlockTree('<div id="main" class="story col-12 body"><p>x</p></div>', { pathMode: 'tags+classes' });
+    assert.ok(tree.blocks.some((block) => block.path === 'HTML.BODY.DIV#main[body story].P'));
+  });
+});
