@@ -67,7 +67,7 @@ export function lcsLength(a: readonly string[], b: readonly string[]): number {
     let carry = 0;
     for (let k = 0; k < wordsPerVector; k++) {
       const vk = v[k]!;
-      const u = vk & match[k]!;
+      const u = (vk & match[k]!) >>> 0;
       const sum = vk + u + carry;
       carry = sum > 0xffffffff ? 1 : 0;
       v[k] = (sum | (vk & ~u)) >>> 0;

@@ -16,7 +16,11 @@ export const DEFAULT_FASTCE_PARAMS: Readonly<FastCeParams> = Object.freeze({
 export interface PrepareOptions {
   params?: Partial<FastCeParams>;
   limits?: Partial<Limits>;
+  /** Pages actually read: more are thinned out evenly (the paper uses 20-30; default 30). */
+  maxSamplePages?: number;
 }
+
+export const DEFAULT_MAX_SAMPLE_PAGES = 30;
 
 export interface PreparedTemplate {
   template: Template;
@@ -29,13 +33,15 @@ export interface PreparedTemplate {
  * blocks of a site's sample pages; the template keeps the paths of the content blocks, and the
  * non-content blocks whose paths are also content paths (the ones detection could mistake for
  * content), as feature vectors. Repeats of a stored block at the same path (cosine above the
- * similarity) are stored once. The paper uses 20-30 pages; at least 2 are needed.
+ * similarity) are stored once. The paper uses 20-30 pages; at least 2 are needed, and of more than
+ * `maxSamplePages` an evenly spread sample is read (ContentExtractor's labelling compares every
+ * block with every other page, so its cost grows with the square of the pages).
  */
 export function prepareTemplate(pages: readonly string[], options: PrepareOptions = {}): PreparedTemplate {
   const params: FastCeParams = { ...DEFAULT_FASTCE_PARAMS, ...options.params };
   const warnings: string[] = [];
   const trees: BlockTree[] = [];
-  pages.forEach((html, i) => {
+  evenSample(pages, options.maxSamplePages ?? DEFAULT_MAX_SAMPLE_PAGES).forEach((html, i) => {
     try {
       const tree = buildBlockTree(html, { pathMode: params.pathMode, ...(options.limits ? { limits: options.limits } : {}) });
       trees.push(tree);
@@ -105,4 +111,11 @@ function storedNonContent(repeated: readonly AtomicUnit[], contentPaths: Readonl
   return [...byPath.keys()].sort().flatMap((path) =>
     (byPath.get(path) ?? []).map((unit) => ({ path, ids: [...unit.vector.ids], counts: [...unit.vector.counts] })),
   );
+}
+
+/** `limit` items spread evenly over `items` (all of them when there are no more than `limit`). */
+function evenSample<T>(items: readonly T[], limit: number): readonly T[] {
+  if (!Number.isInteger(limit) || limit < 2) throw new ExtractionError('invalid-argument', 'maxSamplePages must be an integer of at least 2');
+  if (items.length <= limit) return items;
+  return Array.from({ length: limit }, (_, i) => items[Math.floor((i * items.length) / limit)] as T);
 }

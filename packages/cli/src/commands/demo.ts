@@ -1,7 +1,7 @@
 import { DEMO_SITE_NAMES, demoSite } from '@winnow/demo-corpus';
+import { UsageError } from '../usageError.js';
 import { lcsF1 } from '@winnow/eval';
 import { compileTemplate, detect, prepareTemplate } from '@winnow/extract';
-import { InvalidArgumentError } from 'commander';
 
 interface DemoFlags {
   site: string;
@@ -15,9 +15,9 @@ interface DemoFlags {
  * Notes go to stderr, the text alone to stdout.
  */
 export async function demoCommand(flags: DemoFlags): Promise<void> {
-  if (!DEMO_SITE_NAMES.includes(flags.site)) throw new InvalidArgumentError(`unknown demo site "${flags.site}"; known: ${DEMO_SITE_NAMES.join(', ')}`);
+  if (!DEMO_SITE_NAMES.includes(flags.site)) throw new UsageError(`unknown demo site "${flags.site}"; known: ${DEMO_SITE_NAMES.join(', ')}`);
   const articles = demoSite(flags.site).pages.filter((page) => page.kind === 'article');
-  if (flags.pages >= articles.length) throw new InvalidArgumentError(`--pages must be below ${articles.length}`);
+  if (flags.pages >= articles.length) throw new UsageError(`--pages must be below ${articles.length}`);
   const sample = articles.slice(0, flags.pages);
   const unseen = articles[articles.length - 1]!;
   const { template, warnings } = prepareTemplate(sample.map((page) => page.html), { params: { refine: true } });

@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { SingleBar, Presets } from 'cli-progress';
-import { InvalidArgumentError } from 'commander';
+import { UsageError } from '../usageError.js';
 import { demoGoldPages, evaluate, loadPages, type EvaluationReport } from '@winnow/eval';
 import { methodByName } from '@winnow/extract';
 
@@ -18,7 +18,7 @@ interface EvalFlags {
 /** `winnow eval`: the fixed interface independent checks call (see the README). */
 export async function evalCommand(flags: EvalFlags): Promise<void> {
   methodByName(flags.method);
-  if (Boolean(flags.data) === Boolean(flags.demo)) throw new InvalidArgumentError('give exactly one of --data <file-or-dir> and --demo');
+  if (Boolean(flags.data) === Boolean(flags.demo)) throw new UsageError('give exactly one of --data <file-or-dir> and --demo');
   const pages = flags.data ? await loadPages(flags.data) : demoGoldPages();
   const bar = flags.json ? undefined : new SingleBar({ stream: process.stderr, format: 'extracting {bar} {value}/{total} pages | {eta}s left' }, Presets.shades_classic);
   const { report, outcomes } = evaluate(pages, {

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { DatasetError, loadPages, type GoldPage } from './dataset.js';
+import { evaluate } from './evaluate.js';
+import { siteFolds } from './protocol.js';
+
+const page = (id: string, site: string, html = '<p>x</p>', gold = 'x'): GoldPage => ({ id, site, url: null, html, gold });
+
+describe('siteFolds', () => {
+  it('keeps only sites with enough pages and never trains a fold on its own pages', () => {
+    const pages = [...Array.from({ length: 12 }, (_, i) => page(`a${String(i).padStart(2, '0')}`, 'a.example')), page('b1', 'b.example')];
+    const sites = siteFolds(pages, { minPagesPerSite: 10, folds: 5 });
+    assert.deepEqual(sites.map((site) => site.site), ['a.example']);
+    const folds = sites[0]!.folds;
+    assert.equal(folds.length, 5);
+    assert.deepEqual(folds.flat().map((p) => p.id).sort(), pages.slice(0, 12).map((p) => p.id));
+    for (const [i, heldOut] of folds.entries()) {
+      const training = folds.filter((_, j) => j !== i).flat();
+      for (const held of heldOut) assert.ok(!training.includes(held));
+    }
+  });
+
+  it('refuses nonsense fold settings', () => {
+    assert.throws(() => siteFolds([], { minPagesPerSite: 10, folds: 1 }), RangeError);
+    assert.throws(() => siteFolds([], { minPagesPerSite: 3, folds: 5 }), RangeError);
+  });
+});
+
+describe('loadPages', () => {
+  it('reads every .jsonl.gz under a folder and names the bad line of a bad file', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'winnow-data-'));
+    const lines = [page('1', 's'), page('2', 's')].map((p) => JSON.stringify({ ...p, meta: {} })).join('\n');
+    await writeFile(join(folder, 'pages.jsonl.gz'), gzipSync(`${lines}\n`));
+    assert.deepEqual((await loadPages(folder)).map((p) => p.id), ['1', '2']);
+    await writeFile(join(folder, 'broken.jsonl.gz'), gzipSync(`${JSON.stringify(page('3', 's'))}\n{"id": "4", "site": "s"}\n`));
+    await assert.rejects(loadPages(folder), (error: unknown) => error instanceof DatasetError && /broken\.jsonl\.gz:2:/.test(error.message));
+    await assert.rejects(loadPages(join(folder, 'missing')), DatasetError);
+  });
+});
+
+describe('evaluate', () => {
+  it('scores a page the method cannot read as 0 and says why, instead of dropping it', () => {
+    const site = (i: number, html: string): GoldPage => page(`p${i}`, 'site', html, `main text number ${i}`);
+    const pages = Array.from({ length: 10 }, (_, i) => site(i, `<div>menu</div><p>main text number ${i}</p>`));
+    pages[3] = site(3, '');
+    const { report, outcomes } = evaluate(pages, { method: 'fastce', minPagesPerSite: 10, folds: 5 });
+    assert.equal(report.pages, 10);
+    assert.match(outcomes.find((o) => o.id === 'p3')?.error ?? '', /empty/);
+    assert.equal(outcomes.find((o) => o.id === 'p3')?.lcsF1, 0);
+    assert.equal(outcomes.find((o) => o.id === 'p4')?.lcsF1, 1);
+    assert.deepEqual(Object.keys(report), ['method', 'pages', 'sites', 'shingle', 'bow_f1', 'lcs_f1', 'ms_per_page', 'per_site']);
+  });
+});

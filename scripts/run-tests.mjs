@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// Runs every compiled test (`*.test.js` under packages/*/dist and services/*/dist) in one
+// `node --test` run, so the summary at the end counts all of them. Build first (`pnpm build`).
+import { spawnSync } from 'node:child_process';
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const roots = ['packages', 'services'].filter((root) => existsSync(root));
+const files = roots.flatMap((root) =>
+  readdirSync(root).flatMap((name) => {
+    const dist = join(root, name, 'dist');
+    if (!existsSync(dist)) return [];
+    return readdirSync(dist, { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith('.test.js'))
+      .map((file) => join(dist, file));
+  }),
+);
+if (files.length === 0) {
+  console.error('no compiled tests found: run `pnpm build` first');
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', ...process.argv.slice(2), ...files], { stdio: 'inherit' });
+process.exit(result.status ?? 1);
