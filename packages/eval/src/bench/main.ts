@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Command } from 'commander';
+import { demoSite } from '@winnow/demo-corpus';
+import {
+  atomicUnits,
+  buildBlockTree,
+  DEFAULT_CE_PARAMS,
+  isRepeated,
+  methodByName,
+  prepareContentExtractor,
+  compileTemplate,
+  detect,
+  prepareTemplate,
+} from '@winnow/extract';
+import { loadPages, type GoldPage } from '../dataset.js';
+import { demoGoldPages } from '../demoPages.js';
+import { mean, quantile } from '../index.js';
+import { siteFolds } from '../protocol.js';
+
+/** The template datasets of the issue: sites with at least 10 pages. */
+const TEMPLATE_DATASETS = ['daniel', 'dragnet', 'cleanportaleval'];
+const DEFAULT_DATA = join(process.cwd(), '..', 'shared', 'datasets');
+
+const program = new Command('bench').description('speed benchmarks; every number is a ratio against a baseline run in the same process');
+
+program
+  .command('extract')
+  .description('detection ms/page of every template method on the same pages, and preparation time against CE for 10-300 pages')
+  .option('--data <dir>', 'folder of datasets (sites with >= 10 pages are used); default ../shared/datasets, else the demo corpus')
+  .option('--repeat <n>', 'timed passes over the pages (the fastest is kept)', (value) => Number(value), 3)
+  .action(async (flags: { data?: string; repeat: number }) => {
+    const pages = await benchPages(flags.data);
+    detectionBench(pages, flags.repeat);
+    preparationBench();
+  });
+
+await program.parseAsync(process.argv);
+
+async function benchPages(data: string | undefined): Promise<GoldPage[]> {
+  const folder = data ?? DEFAULT_DATA;
+  const folders = TEMPLATE_DATASETS.map((name) => join(folder, name)).filter((path) => existsSync(path));
+  if (folders.length === 0) {
+    process.stdout.write(`(no datasets under ${folder}: using the demo corpus)\n`);
+    return demoGoldPages();
+  }
+  process.stdout.write(`pages: sites with >= 10 pages of ${folders.join(', ')}\n`);
+  return (await Promise.all(folders.map((path) => loadPages(path)))).flat();
+}
+
+/**
+ * The evaluation's protocol (5 folds per site: prepare on four, detect the fifth), every method in
+ * turn on the same pages. Parsing alone is the floor every method pays; the last column compares
+ * what each method adds on top of it.
+ */
+function detectionBench(pages: readonly GoldPage[], repeat: number): void {
+  const sites = siteFolds(pages, { minPagesPerSite: 10, folds: 5 });
+  const runs = sites.flatMap((site) =>
+    site.folds.map((heldOut, fold) => ({
+      training: site.folds.flatMap((pages, i) => (i === fold ? [] : pages.map((page) => page.html))),
+      heldOut: heldOut.map((page) => page.html),
+    })),
+  );
+  const timings = new Map<string, number[]>();
+  const time = (name: string, prepare: (training: string[]) => (html: string) => unknown): void => {
+    const extractors = runs.map((run) => prepare(run.training));
+    let best: number[] | undefined;
+    for (let pass = 0; pass < repeat; pass++) {
+      const perPage: number[] = [];
+      runs.forEach((run, i) => {
+        for (const html of run.heldOut) {
+          const start = performance.now();
+          extractors[i]!(html);
+          perPage.push(performance.now() - start);
+        }
+      });
+      if (!best || sum(perPage) < sum(best)) best = perPage;
+    }
+    timings.set(name, best!);
+  };
+  time('parse only', () => (html) => buildBlockTree(html));
+  for (const name of ['ce', 'fastce', 'fastce+']) time(name, (training) => methodByName(name).prepare(training));
+  const baseline = mean(timings.get('ce')!);
+  const parse = mean(timings.get('parse only')!);
+  process.stdout.write(`\ndetection on ${sum(runs.map((run) => run.heldOut.length))} pages of ${sites.length} sites, 5 folds (best of ${repeat} passes)\n`);
+  const rows = [...timings].map(([name, perPage]) => {
+    const sorted = [...perPage].sort((a, b) => a - b);
+    const average = mean(perPage);
+    const beyondParse = name === 'parse only' ? '' : `${((baseline - parse) / (average - parse)).toFixed(1)}x`;
+    return [name, quantile(sorted, 0.5).toFixed(2), average.toFixed(2), quantile(sorted, 0.95).toFixed(2), (1000 / average).toFixed(0), `${(baseline / average).toFixed(1)}x`, beyondParse];
+  });
+  table(['method', 'median ms', 'mean ms', 'p95 ms', 'pages/s', 'vs ce', 'vs ce beyond parsing'], rows);
+}
+
+/**
+ * In the spirit of the paper's Table II: what it costs to process n pages of one site. CE labels
+ * every block of every page against every other page (all pairs); FastCE prepares a template on
+ * at most 30 of them, then runs detection on all n.
+ */
+function preparationBench(): void {
+  const site = demoSite('gazette', { articles: 300 }).pages.filter((page) => page.kind === 'article').map((page) => page.html);
+  const rows: string[][] = [];
+  for (const n of [10, 30, 100, 300]) {
+    const pages = site.slice(0, n);
+    const ceMs = timed(() => {
+      const model = prepareContentExtractor(pages);
+      pages.forEach((html, page) => {
+        for (const unit of atomicUnits(buildBlockTree(html))) isRepeated(unit, model.index, DEFAULT_CE_PARAMS, page);
+      });
+    });
+    const fastMs = timed(() => {
+      const compiled = compileTemplate(prepareTemplate(pages, { params: { refine: true } }).template);
+      for (const html of pages) detect(compiled, html);
+    });
+    rows.push([String(n), ceMs.toFixed(0), fastMs.toFixed(0), `${(ceMs / fastMs).toFixed(1)}x`]);
+  }
+  process.stdout.write('\nprocessing n pages of one site (demo site gazette): CE all-pairs labelling vs fastce+ template + detection\n');
+  table(['pages', 'ce ms', 'fastce+ ms', 'fastce+ faster by'], rows);
+}
+
+function timed(run: () => void): number {
+  const start = performance.now();
+  run();
+  return performance.now() - start;
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
+
+function table(header: string[], rows: string[][]): void {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  for (const row of [header, ...rows]) {
+    process.stdout.write(`${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ')}\n`);
+  }
+}
