@@ -10,7 +10,11 @@ const BOILERPLATE_WORD = /comment|disqus|sidebar|footer|breadcrumb|widget|advert
 /** Words of containers that hold the article; a container named with one of these is never boilerplate. */
 const CONTENT_WORD = /article|content|entry|main|story|post|body|text/;
 
-/** True when a block's id or class names it as boilerplate (comments, sharing, related links, …). */
+/**
+ * True when a block is boilerplate by its name: a form (search boxes, subscriptions, comment
+ * forms), or an id or class naming comments, sharing, related links and the like.
+ */
 export function hasBoilerplateHint(block: Block): boolean {
+  if (block.tag === 'form') return true;
   return block.hint !== '' && BOILERPLATE_WORD.test(block.hint) && !CONTENT_WORD.test(block.hint);
 }

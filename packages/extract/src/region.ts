@@ -6,7 +6,8 @@ export const MAIN_REGION_SHARE = 0.6;
 
 /**
  * fastce+: the path of a sample page's main region — the deepest block whose subtree holds at least
- * `MAIN_REGION_SHARE` of the words ContentExtractor kept as content. Comments, "latest stories" and
+ * `MAIN_REGION_SHARE` of the words ContentExtractor kept as content. An inline block (a SPAN that
+ * malformed markup wraps around paragraphs) is never a region: it marks words, not layout. Comments, "latest stories" and
  * shop widgets are unique to each page, so CE keeps them too; but they follow the article, and on most
  * pages the article holds most of the unique words. Null when the page has no content words.
  */
@@ -20,7 +21,7 @@ export function mainRegionPath(tree: BlockTree, contentUnits: readonly AtomicUni
   const total = words[0] ?? 0;
   if (total === 0) return null;
   let region: Block | null = null;
-  for (const block of tree.blocks) if ((words[block.index] ?? 0) >= MAIN_REGION_SHARE * total) region = block;
+  for (const block of tree.blocks) if (block.breaksLine && (words[block.index] ?? 0) >= MAIN_REGION_SHARE * total) region = block;
   return region?.path ?? null;
 }
 
