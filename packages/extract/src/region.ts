@@ -6,22 +6,31 @@ export const MAIN_REGION_SHARE = 0.6;
 
 /**
  * fastce+: the path of a sample page's main region — the deepest block whose subtree holds at least
- * `MAIN_REGION_SHARE` of the words ContentExtractor kept as content. An inline block (a SPAN that
- * malformed markup wraps around paragraphs) is never a region: it marks words, not layout. Comments, "latest stories" and
+ * `MAIN_REGION_SHARE` of the words ContentExtractor kept as content, and at least two content
+ * blocks. A single paragraph is never a region (on a page whose first paragraph holds most words,
+ * it would cut the article after that paragraph), nor is an inline block (a SPAN that malformed
+ * markup wraps around paragraphs): it marks words, not layout. Comments, "latest stories" and
  * shop widgets are unique to each page, so CE keeps them too; but they follow the article, and on most
  * pages the article holds most of the unique words. Null when the page has no content words.
  */
 export function mainRegionPath(tree: BlockTree, contentUnits: readonly AtomicUnit[]): string | null {
   const words = new Float64Array(tree.blocks.length);
-  for (const unit of contentUnits) words[unit.block.index] = (words[unit.block.index] ?? 0) + unit.vector.sum ** 1.5;
+  const units = new Uint32Array(tree.blocks.length);
+  for (const unit of contentUnits) {
+    words[unit.block.index] = (words[unit.block.index] ?? 0) + unit.vector.sum ** 1.5;
+    units[unit.block.index] = (units[unit.block.index] ?? 0) + 1;
+  }
   for (let i = tree.blocks.length - 1; i > 0; i--) {
     const parent = (tree.blocks[i] as Block).parent as Block;
     words[parent.index] = (words[parent.index] ?? 0) + (words[i] ?? 0);
+    units[parent.index] = (units[parent.index] ?? 0) + (units[i] ?? 0);
   }
   const total = words[0] ?? 0;
   if (total === 0) return null;
   let region: Block | null = null;
-  for (const block of tree.blocks) if (block.breaksLine && (words[block.index] ?? 0) >= MAIN_REGION_SHARE * total) region = block;
+  for (const block of tree.blocks) {
+    if (block.breaksLine && (units[block.index] ?? 0) >= 2 && (words[block.index] ?? 0) >= MAIN_REGION_SHARE * total) region = block;
+  }
   return region?.path ?? null;
 }
 
