@@ -56,20 +56,28 @@ export function mostCommonRegion(paths: readonly string[]): string | null {
  * the blocks on the template's region path, the one holding the most non-link text in
  * blocks on content paths is the region (a sidebar of repeated boilerplate may hold more text, but
  * not on content paths). Text before the region (headline, byline) is kept. Null when no block
- * is on the region path.
+ * is on the region path, or when the best one holds fewer than two blocks of text on content paths:
+ * this page nests its article differently, and cutting after that block would lose the article.
  */
 export function mainRegion(tree: BlockTree, regionPath: string | null, contentPaths: ReadonlySet<string>): Block | null {
   const { blocks } = tree;
   if (regionPath === null) return null;
   const chars = new Float64Array(blocks.length);
+  const contentBlocks = new Uint32Array(blocks.length);
   for (let i = blocks.length - 1; i >= 0; i--) {
     const block = blocks[i] as Block;
-    if (contentPaths.has(block.path)) chars[i] = (chars[i] ?? 0) + block.textChars - block.linkChars;
-    if (block.parent) chars[block.parent.index] = (chars[block.parent.index] ?? 0) + (chars[i] ?? 0);
+    if (contentPaths.has(block.path) && block.textChars > block.linkChars) {
+      chars[i] = (chars[i] ?? 0) + block.textChars - block.linkChars;
+      contentBlocks[i] = (contentBlocks[i] ?? 0) + 1;
+    }
+    if (block.parent) {
+      chars[block.parent.index] = (chars[block.parent.index] ?? 0) + (chars[i] ?? 0);
+      contentBlocks[block.parent.index] = (contentBlocks[block.parent.index] ?? 0) + (contentBlocks[i] ?? 0);
+    }
   }
   let best: Block | null = null;
   for (const block of blocks) {
     if (block.path === regionPath && (!best || (chars[block.index] ?? 0) > (chars[best.index] ?? 0))) best = block;
   }
-  return best;
+  return best && (contentBlocks[best.index] ?? 0) >= 1 ? best : null;
 }
