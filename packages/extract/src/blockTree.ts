@@ -200,7 +200,7 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
   } else {
     parser.end();
   }
-  // Blocks left open by the parser's end-of-input closing keep their subtree ranges.
+  // Blocks still open when the flat reading stopped the parser end with the page.
   for (let block: Block | null = current; block; block = block.parent) block.end = blocks.length;
   return { root, blocks, warnings };
 }

@@ -1,8 +1,7 @@
 import { buildBlockTree, type Block } from './blockTree.js';
+import { hasBoilerplateName, isLinkDense } from './boilerplate.js';
 import { featureVector, isSimilar, vectorOf, type FeatureVector } from './features.js';
 import type { Limits } from './limits.js';
-import { MAX_CONTENT_LINK_DENSITY } from './prepare.js';
-import { hasBoilerplateHint } from './hints.js';
 import { mainRegion } from './region.js';
 import { ownText, renderBlock } from './render.js';
 import { resultOf, type ExtractedBlock, type ExtractionResult } from './result.js';
@@ -69,7 +68,7 @@ export function detect(compiled: CompiledTemplate, html: string, limits?: Partia
     if (!template.params.refine || isInlineLeaf(block)) return true;
     if (verdicts[block.index] === 0) {
       const speaks =
-        block.linkChars <= MAX_CONTENT_LINK_DENSITY * block.textChars &&
+        !isLinkDense(block) &&
         !similarToStored(block, () => featureVector(ownText(block), block));
       verdicts[block.index] = speaks ? 1 : -1;
     }
@@ -96,7 +95,7 @@ export function detect(compiled: CompiledTemplate, html: string, limits?: Partia
 }
 
 /**
- * fastce+: marks the subtrees of blocks named as boilerplate (see hints.ts). The main region and
+ * fastce+: marks the subtrees of blocks named as boilerplate (see boilerplate.ts). The main region and
  * its ancestors are never marked: a page wrapper called `with-sidebar` must not take the article.
  */
 function boilerplateSubtrees(blocks: readonly Block[], region: Block | null): Uint8Array {
@@ -105,7 +104,7 @@ function boilerplateSubtrees(blocks: readonly Block[], region: Block | null): Ui
   for (let block = region; block; block = block.parent) protectedBlocks.add(block);
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i] as Block;
-    if (!hasBoilerplateHint(block) || protectedBlocks.has(block)) continue;
+    if (!hasBoilerplateName(block) || protectedBlocks.has(block)) continue;
     suppressed.fill(1, i, block.end);
     i = block.end - 1;
   }

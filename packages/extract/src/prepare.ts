@@ -1,5 +1,6 @@
 import { buildBlockTree, type BlockTree } from './blockTree.js';
 import { atomicUnits, isRepeated, RepeatIndex, type AtomicUnit } from './contentExtractor.js';
+import { isLinkDense } from './boilerplate.js';
 import { ExtractionError } from './errors.js';
 import { isSimilar, vectorKey } from './features.js';
 import type { Limits } from './limits.js';
@@ -41,7 +42,8 @@ export function prepareTemplate(pages: readonly string[], options: PrepareOption
   const params: FastCeParams = { ...DEFAULT_FASTCE_PARAMS, ...options.params };
   const warnings: string[] = [];
   const trees: BlockTree[] = [];
-  evenSample(pages, options.maxSamplePages ?? DEFAULT_MAX_SAMPLE_PAGES).forEach((html, i) => {
+  for (const i of evenSample(pages.length, options.maxSamplePages ?? DEFAULT_MAX_SAMPLE_PAGES)) {
+    const html = pages[i] as string;
     try {
       const tree = buildBlockTree(html, { pathMode: params.pathMode, ...(options.limits ? { limits: options.limits } : {}) });
       trees.push(tree);
@@ -50,7 +52,7 @@ export function prepareTemplate(pages: readonly string[], options: PrepareOption
       if (!(error instanceof ExtractionError)) throw error;
       warnings.push(`page ${i} skipped: ${error.message}`);
     }
-  });
+  }
   if (trees.length < 2) {
     throw new ExtractionError('invalid-argument', `FastCE needs at least 2 readable pages of a site, got ${trees.length}`);
   }
@@ -63,7 +65,7 @@ export function prepareTemplate(pages: readonly string[], options: PrepareOption
     const content: AtomicUnit[] = [];
     for (const unit of units) {
       if (isRepeated(unit, index, params, page)) repeated.push(unit);
-      else if (!params.refine || isContentLike(unit)) content.push(unit);
+      else if (!params.refine || !isLinkDense(unit.block)) content.push(unit);
     }
     for (const unit of content) contentPaths.add(unit.block.path);
     const region = params.refine ? mainRegionPath(trees[page] as BlockTree, content) : null;
@@ -81,18 +83,6 @@ export function prepareTemplate(pages: readonly string[], options: PrepareOption
     warnings,
   };
 }
-
-/**
- * fastce+ only: a unique block counts as content only if most of its text is not link text.
- * Lists of related or latest links change from page to page, so ContentExtractor finds them unique
- * and would take their paths for content.
- */
-export function isContentLike(unit: AtomicUnit): boolean {
-  return unit.block.linkChars <= MAX_CONTENT_LINK_DENSITY * unit.block.textChars;
-}
-
-/** Above this share of link characters a block reads as navigation, not as prose (fastce+). */
-export const MAX_CONTENT_LINK_DENSITY = 0.5;
 
 function storedNonContent(repeated: readonly AtomicUnit[], contentPaths: ReadonlySet<string>, similarity: number): StoredBlock[] {
   const byPath = new Map<string, AtomicUnit[]>();
@@ -113,9 +103,9 @@ function storedNonContent(repeated: readonly AtomicUnit[], contentPaths: Readonl
   );
 }
 
-/** `limit` items spread evenly over `items` (all of them when there are no more than `limit`). */
-function evenSample<T>(items: readonly T[], limit: number): readonly T[] {
+/** Indices of `limit` of `count` items spread evenly (all of them when there are no more than `limit`). */
+function evenSample(count: number, limit: number): number[] {
   if (!Number.isInteger(limit) || limit < 2) throw new ExtractionError('invalid-argument', 'maxSamplePages must be an integer of at least 2');
-  if (items.length <= limit) return items;
-  return Array.from({ length: limit }, (_, i) => items[Math.floor((i * items.length) / limit)] as T);
+  const size = Math.min(count, limit);
+  return Array.from({ length: size }, (_, i) => Math.floor((i * count) / size));
 }

@@ -2,11 +2,13 @@ import type { Block, BlockTree } from './blockTree.js';
 import type { AtomicUnit } from './contentExtractor.js';
 
 /** Share of a page's content words the main region must hold (above one half, so it is unique). */
-export const MAIN_REGION_SHARE = 0.6;
+const MAIN_REGION_SHARE = 0.6;
+/** Words of a block count as words^1.5: the article is made of long paragraphs, teasers are short. */
+const LONG_BLOCK_WEIGHT = 1.5;
 
 /**
  * fastce+: the path of a sample page's main region — the deepest block whose subtree holds at least
- * `MAIN_REGION_SHARE` of the words ContentExtractor kept as content, and at least two content
+ * `MAIN_REGION_SHARE` of the (weighted) words ContentExtractor kept as content, and at least two content
  * blocks. A single paragraph is never a region (on a page whose first paragraph holds most words,
  * it would cut the article after that paragraph), nor is an inline block (a SPAN that malformed
  * markup wraps around paragraphs): it marks words, not layout. Comments, "latest stories" and
@@ -15,16 +17,13 @@ export const MAIN_REGION_SHARE = 0.6;
  */
 export function mainRegionPath(tree: BlockTree, contentUnits: readonly AtomicUnit[]): string | null {
   const words = new Float64Array(tree.blocks.length);
-  const units = new Uint32Array(tree.blocks.length);
+  const units = new Float64Array(tree.blocks.length);
   for (const unit of contentUnits) {
-    words[unit.block.index] = (words[unit.block.index] ?? 0) + unit.vector.sum ** 1.5;
+    words[unit.block.index] = (words[unit.block.index] ?? 0) + unit.vector.sum ** LONG_BLOCK_WEIGHT;
     units[unit.block.index] = (units[unit.block.index] ?? 0) + 1;
   }
-  for (let i = tree.blocks.length - 1; i > 0; i--) {
-    const parent = (tree.blocks[i] as Block).parent as Block;
-    words[parent.index] = (words[parent.index] ?? 0) + (words[i] ?? 0);
-    units[parent.index] = (units[parent.index] ?? 0) + (units[i] ?? 0);
-  }
+  sumOverSubtrees(tree.blocks, words);
+  sumOverSubtrees(tree.blocks, units);
   const total = words[0] ?? 0;
   if (total === 0) return null;
   let region: Block | null = null;
@@ -56,28 +55,25 @@ export function mostCommonRegion(paths: readonly string[]): string | null {
  * the blocks on the template's region path, the one holding the most non-link text in
  * blocks on content paths is the region (a sidebar of repeated boilerplate may hold more text, but
  * not on content paths). Text before the region (headline, byline) is kept. Null when no block
- * is on the region path, or when the best one holds fewer than two blocks of text on content paths:
- * this page nests its article differently, and cutting after that block would lose the article.
+ * is on the region path, or when the best one holds no text on content paths: this page nests its
+ * article differently, and cutting after that block would lose the article.
  */
 export function mainRegion(tree: BlockTree, regionPath: string | null, contentPaths: ReadonlySet<string>): Block | null {
   const { blocks } = tree;
   if (regionPath === null) return null;
-  const chars = new Float64Array(blocks.length);
-  const contentBlocks = new Uint32Array(blocks.length);
-  for (let i = blocks.length - 1; i >= 0; i--) {
-    const block = blocks[i] as Block;
-    if (contentPaths.has(block.path) && block.textChars > block.linkChars) {
-      chars[i] = (chars[i] ?? 0) + block.textChars - block.linkChars;
-      contentBlocks[i] = (contentBlocks[i] ?? 0) + 1;
-    }
-    if (block.parent) {
-      chars[block.parent.index] = (chars[block.parent.index] ?? 0) + (chars[i] ?? 0);
-      contentBlocks[block.parent.index] = (contentBlocks[block.parent.index] ?? 0) + (contentBlocks[i] ?? 0);
-    }
-  }
+  const chars = Float64Array.from(blocks, (block) => (contentPaths.has(block.path) ? Math.max(0, block.textChars - block.linkChars) : 0));
+  sumOverSubtrees(blocks, chars);
   let best: Block | null = null;
   for (const block of blocks) {
     if (block.path === regionPath && (!best || (chars[block.index] ?? 0) > (chars[best.index] ?? 0))) best = block;
   }
-  return best && (contentBlocks[best.index] ?? 0) >= 1 ? best : null;
+  return best && (chars[best.index] ?? 0) > 0 ? best : null;
+}
+
+/** Adds every block's value into its ancestors', so each holds the sum over its subtree. */
+function sumOverSubtrees(blocks: readonly Block[], values: Float64Array): void {
+  for (let i = blocks.length - 1; i > 0; i--) {
+    const parent = (blocks[i] as Block).parent as Block;
+    values[parent.index] = (values[parent.index] ?? 0) + (values[i] ?? 0);
+  }
 }

@@ -1,7 +1,7 @@
 import { DEMO_SITE_NAMES, demoSite } from '@winnow/demo-corpus';
-import { UsageError } from '../usageError.js';
 import { lcsF1 } from '@winnow/eval';
 import { compileTemplate, detect, prepareTemplate } from '@winnow/extract';
+import { UsageError } from '../usageError.js';
 
 interface DemoFlags {
   site: string;

@@ -1,9 +1,9 @@
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
-import { SingleBar, Presets } from 'cli-progress';
-import { UsageError } from '../usageError.js';
 import { demoGoldPages, evaluate, loadPages, type EvaluationReport } from '@winnow/eval';
 import { methodByName } from '@winnow/extract';
+import { Presets, SingleBar } from 'cli-progress';
+import { UsageError } from '../usageError.js';
 
 interface EvalFlags {
   data?: string;

@@ -2,23 +2,24 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Command } from 'commander';
 import { demoSite } from '@winnow/demo-corpus';
 import {
   atomicUnits,
   buildBlockTree,
+  compileTemplate,
   DEFAULT_CE_PARAMS,
+  detect,
   isRepeated,
   methodByName,
   prepareContentExtractor,
-  compileTemplate,
-  detect,
   prepareTemplate,
 } from '@winnow/extract';
+import { Command, InvalidArgumentError } from 'commander';
 import { loadPages, type GoldPage } from '../dataset.js';
 import { demoGoldPages } from '../demoPages.js';
-import { mean, quantile } from '../index.js';
+import { quantile } from '../evaluate.js';
 import { siteFolds } from '../protocol.js';
+import { mean } from '../shingle.js';
 
 /** The template datasets of the issue: sites with at least 10 pages. */
 const TEMPLATE_DATASETS = ['daniel', 'dragnet', 'cleanportaleval'];
@@ -30,7 +31,7 @@ program
   .command('extract')
   .description('detection ms/page of every template method on the same pages, and preparation time against CE for 10-300 pages')
   .option('--data <dir>', 'folder of datasets (sites with >= 10 pages are used); default ../shared/datasets, else the demo corpus')
-  .option('--repeat <n>', 'timed passes over the pages (the fastest is kept)', (value) => Number(value), 3)
+  .option('--repeat <n>', 'timed passes over the pages (the fastest is kept)', positiveInteger, 3)
   .action(async (flags: { data?: string; repeat: number }) => {
     const pages = await benchPages(flags.data);
     detectionBench(pages, flags.repeat);
@@ -118,6 +119,12 @@ function preparationBench(): void {
   }
   process.stdout.write('\nprocessing n pages of one site (demo site gazette): CE all-pairs labelling vs fastce+ template + detection\n');
   table(['pages', 'ce ms', 'fastce+ ms', 'fastce+ faster by'], rows);
+}
+
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a positive integer');
+  return number;
 }
 
 function timed(run: () => void): number {

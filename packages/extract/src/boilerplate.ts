@@ -10,11 +10,22 @@ const BOILERPLATE_WORD = /comment|disqus|sidebar|footer|breadcrumb|widget|advert
 /** Words of containers that hold the article; a container named with one of these is never boilerplate. */
 const CONTENT_WORD = /article|content|entry|main|story|post|body|text/;
 
+/** Above this share of link characters a block reads as navigation, not as prose. */
+const MAX_CONTENT_LINK_DENSITY = 0.5;
+
+/**
+ * fastce+: true when most of a block's own text is link text. Lists of related or latest links
+ * change from page to page, so ContentExtractor finds them unique and takes them for content.
+ */
+export function isLinkDense(block: Block): boolean {
+  return block.linkChars > MAX_CONTENT_LINK_DENSITY * block.textChars;
+}
+
 /**
  * True when a block is boilerplate by its name: a form (search boxes, subscriptions, comment
  * forms), or an id or class naming comments, sharing, related links and the like.
  */
-export function hasBoilerplateHint(block: Block): boolean {
+export function hasBoilerplateName(block: Block): boolean {
   if (block.tag === 'form') return true;
   return block.hint !== '' && BOILERPLATE_WORD.test(block.hint) && !CONTENT_WORD.test(block.hint);
 }
