@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
+import { benchExtract } from '@winnow/eval';
 import { METHOD_NAMES } from '@winnow/extract';
 import { evalCommand } from './commands/eval.js';
 import { demoCommand } from './commands/demo.js';
@@ -33,6 +34,15 @@ export function buildProgram(): Command {
     .option('--json', 'print one JSON object instead of a table')
     .option('--predictions <file>', 'also write one JSON line per scored page: {"id","site","text"}')
     .action(evalCommand);
+
+  program
+    .command('bench')
+    .description('speed benchmarks, as ratios against a baseline run in the same process')
+    .command('extract')
+    .description('detection ms/page of every template method on the same pages, and CE against FastCE on 10-300 pages of a site')
+    .option('--data <dir>', 'folder of the datasets (daniel, dragnet, cleanportaleval); without them the demo corpus is used', '../shared/datasets')
+    .option('--repeat <n>', 'timed passes over the pages (the fastest is kept)', positiveInteger, 3)
+    .action((flags: { data: string; repeat: number }) => benchExtract({ ...flags, write: (text) => process.stdout.write(text) }));
 
   return program;
 }

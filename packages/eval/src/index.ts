@@ -1,3 +1,4 @@
+export { benchExtract, table, type ExtractBenchOptions } from './bench.js';
 export { demoGoldPages } from './demoPages.js';
 export { DatasetError, loadPages, type GoldPage } from './dataset.js';
 export { evaluate, quantile, summarise, type EvaluateOptions, type EvaluationReport, type PageOutcome } from './evaluate.js';

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
-import { demoGoldPages, evaluate, loadPages, type EvaluationReport } from '@winnow/eval';
+import { demoGoldPages, evaluate, loadPages, table, type EvaluationReport } from '@winnow/eval';
 import { methodByName } from '@winnow/extract';
 import { Presets, SingleBar } from 'cli-progress';
 import { UsageError } from '../usageError.js';
@@ -43,13 +43,8 @@ export async function evalCommand(flags: EvalFlags): Promise<void> {
 function formatReport(report: EvaluationReport): string {
   const number = (value: number): string => value.toFixed(3);
   const rows = report.per_site.map((site) => [site.site, String(site.pages), number(site.shingle_f1), number(site.bow_f1), number(site.lcs_f1)]);
-  const header = ['site', 'pages', 'shingle F1', 'bow F1', 'lcs F1'];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]): string => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
   return [
-    line(header),
-    ...rows.map(line),
-    '',
+    table(['site', 'pages', 'shingle F1', 'bow F1', 'lcs F1'], rows),
     `${report.method}: ${report.pages} pages of ${report.sites} sites`,
     `shingle  P ${number(report.shingle.p)}  R ${number(report.shingle.r)}  F1 ${number(report.shingle.f1)}`,
     `bow F1 ${number(report.bow_f1)}   lcs F1 ${number(report.lcs_f1)}`,

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,40 +13,41 @@ import {
   prepareContentExtractor,
   prepareTemplate,
 } from '@winnow/extract';
-import { Command, InvalidArgumentError } from 'commander';
-import { loadPages, type GoldPage } from '../dataset.js';
-import { demoGoldPages } from '../demoPages.js';
-import { quantile } from '../evaluate.js';
-import { siteFolds } from '../protocol.js';
-import { mean } from '../shingle.js';
+import { loadPages, type GoldPage } from './dataset.js';
+import { demoGoldPages } from './demoPages.js';
+import { quantile } from './evaluate.js';
+import { siteFolds } from './protocol.js';
+import { mean } from './shingle.js';
 
-/** The template datasets of the issue: sites with at least 10 pages. */
+/** The template datasets: the shared ones with sites of at least 10 pages. */
 const TEMPLATE_DATASETS = ['daniel', 'dragnet', 'cleanportaleval'];
-const DEFAULT_DATA = join(process.cwd(), '..', 'shared', 'datasets');
 
-const program = new Command('bench').description('speed benchmarks; every number is a ratio against a baseline run in the same process');
+export interface ExtractBenchOptions {
+  /** Folder holding the datasets; without them the demo corpus is used. */
+  data: string;
+  /** Timed passes over the pages; the fastest is kept. */
+  repeat: number;
+  write: (text: string) => void;
+}
 
-program
-  .command('extract')
-  .description('detection ms/page of every template method on the same pages, and preparation time against CE for 10-300 pages')
-  .option('--data <dir>', 'folder of datasets (sites with >= 10 pages are used); default ../shared/datasets, else the demo corpus')
-  .option('--repeat <n>', 'timed passes over the pages (the fastest is kept)', positiveInteger, 3)
-  .action(async (flags: { data?: string; repeat: number }) => {
-    const pages = await benchPages(flags.data);
-    detectionBench(pages, flags.repeat);
-    preparationBench();
-  });
+/**
+ * `pnpm bench extract`: detection ms/page of every template method on the same pages, and the
+ * cost of processing 10-300 pages of a site with CE against FastCE. Every number is a ratio
+ * against a baseline run in the same process.
+ */
+export async function benchExtract(options: ExtractBenchOptions): Promise<void> {
+  const pages = await benchPages(options.data, options.write);
+  detectionBench(pages, options.repeat, options.write);
+  preparationBench(options.write);
+}
 
-await program.parseAsync(process.argv);
-
-async function benchPages(data: string | undefined): Promise<GoldPage[]> {
-  const folder = data ?? DEFAULT_DATA;
+async function benchPages(folder: string, write: (text: string) => void): Promise<GoldPage[]> {
   const folders = TEMPLATE_DATASETS.map((name) => join(folder, name)).filter((path) => existsSync(path));
   if (folders.length === 0) {
-    process.stdout.write(`(no datasets under ${folder}: using the demo corpus)\n`);
+    write(`(no datasets under ${folder}: using the demo corpus)\n`);
     return demoGoldPages();
   }
-  process.stdout.write(`pages: sites with >= 10 pages of ${folders.join(', ')}\n`);
+  write(`pages: sites with >= 10 pages of ${folders.join(', ')}\n`);
   return (await Promise.all(folders.map((path) => loadPages(path)))).flat();
 }
 
@@ -56,7 +56,7 @@ async function benchPages(data: string | undefined): Promise<GoldPage[]> {
  * turn on the same pages. Parsing alone is the floor every method pays; the last column compares
  * what each method adds on top of it.
  */
-function detectionBench(pages: readonly GoldPage[], repeat: number): void {
+function detectionBench(pages: readonly GoldPage[], repeat: number, write: (text: string) => void): void {
   const sites = siteFolds(pages, { minPagesPerSite: 10, folds: 5 });
   const runs = sites.flatMap((site) =>
     site.folds.map((heldOut, fold) => ({
@@ -85,14 +85,14 @@ function detectionBench(pages: readonly GoldPage[], repeat: number): void {
   for (const name of ['ce', 'fastce', 'fastce+']) time(name, (training) => methodByName(name).prepare(training));
   const baseline = mean(timings.get('ce')!);
   const parse = mean(timings.get('parse only')!);
-  process.stdout.write(`\ndetection on ${sum(runs.map((run) => run.heldOut.length))} pages of ${sites.length} sites, 5 folds (best of ${repeat} passes)\n`);
+  write(`\ndetection on ${sum(runs.map((run) => run.heldOut.length))} pages of ${sites.length} sites, 5 folds (best of ${repeat} passes)\n`);
   const rows = [...timings].map(([name, perPage]) => {
     const sorted = [...perPage].sort((a, b) => a - b);
     const average = mean(perPage);
     const beyondParse = name === 'parse only' ? '' : `${((baseline - parse) / (average - parse)).toFixed(1)}x`;
     return [name, quantile(sorted, 0.5).toFixed(2), average.toFixed(2), quantile(sorted, 0.95).toFixed(2), (1000 / average).toFixed(0), `${(baseline / average).toFixed(1)}x`, beyondParse];
   });
-  table(['method', 'median ms', 'mean ms', 'p95 ms', 'pages/s', 'vs ce', 'vs ce beyond parsing'], rows);
+  write(table(['method', 'median ms', 'mean ms', 'p95 ms', 'pages/s', 'vs ce', 'vs ce beyond parsing'], rows));
 }
 
 /**
@@ -100,7 +100,7 @@ function detectionBench(pages: readonly GoldPage[], repeat: number): void {
  * every block of every page against every other page (all pairs); FastCE prepares a template on
  * at most 30 of them, then runs detection on all n.
  */
-function preparationBench(): void {
+function preparationBench(write: (text: string) => void): void {
   const site = demoSite('gazette', { articles: 300 }).pages.filter((page) => page.kind === 'article').map((page) => page.html);
   const rows: string[][] = [];
   for (const n of [10, 30, 100, 300]) {
@@ -117,14 +117,8 @@ function preparationBench(): void {
     });
     rows.push([String(n), ceMs.toFixed(0), fastMs.toFixed(0), `${(ceMs / fastMs).toFixed(1)}x`]);
   }
-  process.stdout.write('\nprocessing n pages of one site (demo site gazette): CE all-pairs labelling vs fastce+ template + detection\n');
-  table(['pages', 'ce ms', 'fastce+ ms', 'fastce+ faster by'], rows);
-}
-
-function positiveInteger(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a positive integer');
-  return number;
+  write('\nprocessing n pages of one site (demo site gazette): CE all-pairs labelling vs fastce+ template + detection\n');
+  write(table(['pages', 'ce ms', 'fastce+ ms', 'fastce+ faster by'], rows));
 }
 
 function timed(run: () => void): number {
@@ -137,9 +131,10 @@ function sum(values: readonly number[]): number {
   return values.reduce((total, value) => total + value, 0);
 }
 
-function table(header: string[], rows: string[][]): void {
+/** A plain-text table, first column left-aligned, the others right-aligned. */
+export function table(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  for (const row of [header, ...rows]) {
-    process.stdout.write(`${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ')}\n`);
-  }
+  return [header, ...rows]
+    .map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '))
+    .join('\n') + '\n';
 }
