@@ -29,7 +29,7 @@ export function buildProgram(): Command {
     .option('--data <file-or-dir>', 'a pages.jsonl.gz file, or a folder searched for them')
     .option('--demo', 'use the bundled demo corpus instead of --data')
     .requiredOption('--method <name>', `one of: ${METHOD_NAMES.join(', ')}`)
-    .option('--min-pages-per-site <n>', 'template methods: only sites with at least this many pages', positiveInteger, 10)
+    .option('--min-pages-per-site <n>', 'only sites with at least this many pages (default: 10 for template methods, 1 for single-page ones)', positiveInteger)
     .option('--folds <k>', 'template methods: folds per site (prepare on k-1, extract the held-out one)', positiveInteger, 5)
     .option('--json', 'print one JSON object instead of a table')
     .option('--predictions <file>', 'also write one JSON line per scored page: {"id","site","text"}')

@@ -9,9 +9,9 @@ import {
   DEFAULT_CE_PARAMS,
   detect,
   isRepeated,
-  methodByName,
   prepareContentExtractor,
   prepareTemplate,
+  templateMethodByName,
 } from '@winnow/extract';
 import { loadPages, type GoldPage } from './dataset.js';
 import { demoGoldPages } from './demoPages.js';
@@ -82,7 +82,7 @@ function detectionBench(pages: readonly GoldPage[], repeat: number, write: (text
     timings.set(name, best!);
   };
   time('parse only', () => (html) => buildBlockTree(html));
-  for (const name of ['ce', 'fastce', 'fastce+']) time(name, (training) => methodByName(name).prepare(training));
+  for (const name of ['ce', 'fastce', 'fastce+']) time(name, (training) => templateMethodByName(name).prepare(training));
   const baseline = mean(timings.get('ce')!);
   const parse = mean(timings.get('parse only')!);
   write(`\ndetection on ${sum(runs.map((run) => run.heldOut.length))} pages of ${sites.length} sites, 5 folds (best of ${repeat} passes)\n`);

@@ -7,7 +7,8 @@ import { bowF1, lcsF1 } from './wordF1.js';
 
 export interface EvaluateOptions {
   method: string;
-  minPagesPerSite: number;
+  /** Only sites with at least this many pages (default: 10 for template methods, 1 for single-page ones). */
+  minPagesPerSite?: number;
   folds: number;
   /** Called after each scored page, for progress bars. */
   onPage?: (done: number, total: number) => void;
@@ -39,15 +40,24 @@ export interface EvaluationReport {
 }
 
 /**
- * Runs one method over gold pages and scores it. Template methods follow the k-fold template
- * protocol (`siteFolds`): each page is extracted with a template prepared without it. Pages are
- * never dropped: a page the method cannot read scores 0 and carries its error.
+ * Runs one method over gold pages and scores it. Single-page methods read every page. Template
+ * methods follow the k-fold template protocol (`siteFolds`): each page is extracted with a template
+ * prepared without it. Pages are never dropped: a page the method cannot read scores 0 and carries
+ * its error.
  */
 export function evaluate(pages: readonly GoldPage[], options: EvaluateOptions): { report: EvaluationReport; outcomes: PageOutcome[] } {
   const method = methodByName(options.method);
-  const sites = siteFolds(pages, options);
-  const total = sites.reduce((sum, site) => sum + site.pages.length, 0);
   const outcomes: PageOutcome[] = [];
+  if (method.kind === 'single') {
+    const scored = pagesOfSitesWithAtLeast(pages, options.minPagesPerSite ?? 1);
+    for (const page of scored) {
+      outcomes.push(scorePage(page, method.extract));
+      options.onPage?.(outcomes.length, scored.length);
+    }
+    return { report: summarise(method.name, outcomes), outcomes };
+  }
+  const sites = siteFolds(pages, { minPagesPerSite: options.minPagesPerSite ?? 10, folds: options.folds });
+  const total = sites.reduce((sum, site) => sum + site.pages.length, 0);
   for (const site of sites) {
     site.folds.forEach((heldOut, foldIndex) => {
       const training = site.folds.flatMap((fold, i) => (i === foldIndex ? [] : fold.map((page) => page.html)));
@@ -64,6 +74,12 @@ export function evaluate(pages: readonly GoldPage[], options: EvaluateOptions): 
     });
   }
   return { report: summarise(method.name, outcomes), outcomes };
+}
+
+function pagesOfSitesWithAtLeast(pages: readonly GoldPage[], minimum: number): GoldPage[] {
+  const counts = new Map<string, number>();
+  for (const page of pages) counts.set(page.site, (counts.get(page.site) ?? 0) + 1);
+  return pages.filter((page) => (counts.get(page.site) ?? 0) >= minimum);
 }
 
 function scorePage(page: GoldPage, extractor: PageExtractor | Error): PageOutcome {

@@ -4,7 +4,7 @@ import { atomicUnits, extractWithContentExtractor, prepareContentExtractor } fro
 import { buildBlockTree } from './blockTree.js';
 import { compileTemplate, detect } from './detect.js';
 import { ExtractionError } from './errors.js';
-import { methodByName, METHOD_NAMES } from './methods.js';
+import { methodByName, METHOD_NAMES, templateMethodByName } from './methods.js';
 import { prepareTemplate } from './prepare.js';
 import { parseTemplate } from './template.js';
 import { FIGURE_2_PARAGRAPH, samplePages, sitePage, uniqueParagraph } from './testing/sitePages.js';
@@ -40,7 +40,7 @@ describe('ContentExtractor', () => {
 describe('FastCE', () => {
   for (const method of ['fastce', 'fastce+']) {
     it(`${method} keeps the Figure 2 sentence whole, so "${PHRASE}" is found`, () => {
-      const extract = methodByName(method).prepare(pagesWithSpans);
+      const extract = templateMethodByName(method).prepare(pagesWithSpans);
       const result = extract(figurePage);
       assert.ok(result.text.includes(PHRASE), result.text);
       assert.ok(result.text.includes('other members of Congress.'));
@@ -49,7 +49,7 @@ describe('FastCE', () => {
   }
 
   it('keeps the sentence even when the template never saw a span (names repeat across a site)', () => {
-    const extract = methodByName('fastce').prepare(samplePages(12));
+    const extract = templateMethodByName('fastce').prepare(samplePages(12));
     assert.ok(extract(figurePage).text.includes(PHRASE));
   });
 
@@ -106,8 +106,8 @@ describe('fastce+', () => {
           `<div class="talk"><p>${uniqueParagraph(i * 7 + 100, 12)}</p></div>`,
       );
     const pages = Array.from({ length: 15 }, (_, i) => withExtras(i));
-    const plain = methodByName('fastce').prepare(pages)(withExtras(50)).text;
-    const refined = methodByName('fastce+').prepare(pages)(withExtras(50)).text;
+    const plain = templateMethodByName('fastce').prepare(pages)(withExtras(50)).text;
+    const refined = templateMethodByName('fastce+').prepare(pages)(withExtras(50)).text;
     assert.ok(plain.includes(uniqueParagraph(50 * 5 + 3, 6)), 'the paper rules keep the unique link list');
     assert.ok(!refined.includes(uniqueParagraph(50 * 5 + 3, 6)), refined);
     assert.ok(!refined.includes(uniqueParagraph(50 * 7 + 100, 12)), 'text after the main region dropped');

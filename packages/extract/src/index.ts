@@ -16,7 +16,7 @@ export { compileTemplate, detect, type CompiledTemplate } from './detect.js';
 export { ExtractionError, type ExtractionErrorCode } from './errors.js';
 export { cosine, featureVector, type FeatureVector } from './features.js';
 export { DEFAULT_LIMITS, type Limits } from './limits.js';
-export { METHOD_NAMES, methodByName, type ExtractionMethod, type PageExtractor, type TemplateMethod } from './methods.js';
+export { METHOD_NAMES, methodByName, templateMethodByName, type ExtractionMethod, type PageExtractor, type SinglePageMethod, type TemplateMethod } from './methods.js';
 export { DEFAULT_FASTCE_PARAMS, prepareTemplate, type PreparedTemplate, type PrepareOptions } from './prepare.js';
 export { renderBlock, type TextLine } from './render.js';
 export type { ExtractedBlock, ExtractionResult } from './result.js';

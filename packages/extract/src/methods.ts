@@ -2,6 +2,7 @@ import { extractWithContentExtractor, prepareContentExtractor } from './contentE
 import { compileTemplate, detect } from './detect.js';
 import { ExtractionError } from './errors.js';
 import { prepareTemplate } from './prepare.js';
+import { extractWithReadability } from './readability.js';
 import type { ExtractionResult } from './result.js';
 
 /** Extracts one page's main text. */
@@ -15,7 +16,15 @@ export interface TemplateMethod {
   prepare(pages: readonly string[]): PageExtractor;
 }
 
-export type ExtractionMethod = TemplateMethod;
+/** A method that reads one page alone. */
+export interface SinglePageMethod {
+  readonly name: string;
+  readonly kind: 'single';
+  readonly description: string;
+  readonly extract: PageExtractor;
+}
+
+export type ExtractionMethod = TemplateMethod | SinglePageMethod;
 
 const METHODS: readonly ExtractionMethod[] = [
   {
@@ -45,6 +54,12 @@ const METHODS: readonly ExtractionMethod[] = [
       return (html) => extractWithContentExtractor(model, html);
     },
   },
+  {
+    name: 'readability',
+    kind: 'single',
+    description: 'Mozilla Readability on jsdom, the peer baseline (comparison only)',
+    extract: extractWithReadability,
+  },
 ];
 
 /** Every method's name, in the order reports list them. */
@@ -56,5 +71,12 @@ export function methodByName(name: string): ExtractionMethod {
   if (!method) {
     throw new ExtractionError('invalid-argument', `unknown method "${name}"; known methods: ${METHOD_NAMES.join(', ')}`);
   }
+  return method;
+}
+
+/** Looks a template method up by name; a single-page method's name is an error here. */
+export function templateMethodByName(name: string): TemplateMethod {
+  const method = methodByName(name);
+  if (method.kind !== 'template') throw new ExtractionError('invalid-argument', `"${name}" reads single pages; it has no template to prepare`);
   return method;
 }

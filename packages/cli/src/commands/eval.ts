@@ -9,7 +9,7 @@ interface EvalFlags {
   data?: string;
   demo?: boolean;
   method: string;
-  minPagesPerSite: number;
+  minPagesPerSite?: number;
   folds: number;
   json?: boolean;
   predictions?: string;
@@ -23,7 +23,7 @@ export async function evalCommand(flags: EvalFlags): Promise<void> {
   const bar = flags.json ? undefined : new SingleBar({ stream: process.stderr, format: 'extracting {bar} {value}/{total} pages | {eta}s left' }, Presets.shades_classic);
   const { report, outcomes } = evaluate(pages, {
     method: flags.method,
-    minPagesPerSite: flags.minPagesPerSite,
+    ...(flags.minPagesPerSite === undefined ? {} : { minPagesPerSite: flags.minPagesPerSite }),
     folds: flags.folds,
     onPage(done, total) {
       if (done === 1) bar?.start(total, 0);
