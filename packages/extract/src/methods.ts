@@ -1,6 +1,7 @@
 import { extractWithContentExtractor, prepareContentExtractor } from './contentExtractor.js';
 import { compileTemplate, detect } from './detect.js';
 import { ExtractionError } from './errors.js';
+import { extractMainBlock } from './mainBlock.js';
 import { prepareTemplate } from './prepare.js';
 import { extractWithReadability } from './readability.js';
 import type { ExtractionResult } from './result.js';
@@ -53,6 +54,12 @@ const METHODS: readonly ExtractionMethod[] = [
       const model = prepareContentExtractor(pages);
       return (html) => extractWithContentExtractor(model, html);
     },
+  },
+  {
+    name: 'mainblock',
+    kind: 'single',
+    description: 'single-page fallback: the deepest block holding most of the page\'s prose',
+    extract: extractMainBlock,
   },
   {
     name: 'readability',

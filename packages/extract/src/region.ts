@@ -16,6 +16,11 @@ const LONG_BLOCK_WEIGHT = 1.5;
  * pages the article holds most of the unique words. Null when the page has no content words.
  */
 export function mainRegionPath(tree: BlockTree, contentUnits: readonly AtomicUnit[]): string | null {
+  return mainRegionBlock(tree, contentUnits)?.path ?? null;
+}
+
+/** The block `mainRegionPath` names, on one page. */
+export function mainRegionBlock(tree: BlockTree, contentUnits: readonly AtomicUnit[]): Block | null {
   const words = new Float64Array(tree.blocks.length);
   const units = new Float64Array(tree.blocks.length);
   for (const unit of contentUnits) {
@@ -30,7 +35,7 @@ export function mainRegionPath(tree: BlockTree, contentUnits: readonly AtomicUni
   for (const block of tree.blocks) {
     if (block.breaksLine && (units[block.index] ?? 0) >= 2 && (words[block.index] ?? 0) >= MAIN_REGION_SHARE * total) region = block;
   }
-  return region?.path ?? null;
+  return region;
 }
 
 /**

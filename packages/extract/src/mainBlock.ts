@@ -1,0 +1,30 @@
+import { buildBlockTree, type Block } from './blockTree.js';
+import { hasBoilerplateName, isLinkDense } from './boilerplate.js';
+import { atomicUnits } from './contentExtractor.js';
+import { mainRegionBlock } from './region.js';
+import { renderBlock } from './render.js';
+import { resultOf, type ExtractionResult } from './result.js';
+
+/**
+ * The single-page fallback for pages of a site that has no template yet: the page's main block is
+ * the deepest block holding most of its prose (the main region of `region.ts`, found on the page
+ * alone: every block that is not link-dense and not inside a container named as boilerplate counts
+ * as prose, long blocks weighing more). Its text is rendered in order without link-dense blocks and
+ * boilerplate-named containers. Simple and fast; a template does better once a site has one.
+ */
+export function extractMainBlock(html: string): ExtractionResult {
+  const tree = buildBlockTree(html);
+  const named = new Uint8Array(tree.blocks.length);
+  for (const block of tree.blocks) {
+    if (hasBoilerplateName(block) || (block.parent && named[block.parent.index])) named[block.index] = 1;
+  }
+  const prose = atomicUnits(tree).filter((unit) => !named[unit.block.index] && !isLinkDense(unit.block));
+  const region = mainRegionBlock(tree, prose);
+  if (!region) return resultOf('mainblock', [], [...tree.warnings, 'no prose found']);
+  const rendered = renderBlock(
+    region,
+    (child: Block) => !named[child.index],
+    (kept: Block) => !isLinkDense(kept),
+  );
+  return resultOf('mainblock', rendered.lines, tree.warnings);
+}
