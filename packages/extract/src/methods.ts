@@ -4,6 +4,7 @@ import { ExtractionError } from './errors.js';
 import { extractMainBlock } from './mainBlock.js';
 import { prepareTemplate } from './prepare.js';
 import { extractWithReadability } from './readability.js';
+import { extractWithRatio, type RatioVariant } from './wlr.js';
 import type { ExtractionResult } from './result.js';
 
 /** Extracts one page's main text. */
@@ -26,6 +27,8 @@ export interface SinglePageMethod {
 }
 
 export type ExtractionMethod = TemplateMethod | SinglePageMethod;
+
+const RATIO_NAMES: Record<RatioVariant, string> = { wlr: 'words/leaves', cnr: 'characters/nodes', wnr: 'words/nodes', clr: 'characters/leaves' };
 
 const METHODS: readonly ExtractionMethod[] = [
   {
@@ -61,6 +64,14 @@ const METHODS: readonly ExtractionMethod[] = [
     description: 'single-page fallback: the deepest block holding most of the page\'s prose',
     extract: extractMainBlock,
   },
+  ...(['wlr', 'cnr', 'wnr', 'clr'] as const).map(
+    (variant): SinglePageMethod => ({
+      name: variant,
+      kind: 'single',
+      description: `${RATIO_NAMES[variant]} ratio with the WLR paper's selection of the best DOM node`,
+      extract: (html) => extractWithRatio(html, variant),
+    }),
+  ),
   {
     name: 'readability',
     kind: 'single',

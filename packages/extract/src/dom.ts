@@ -1,0 +1,120 @@
+import { decodeHTML } from 'entities';
+import { Parser } from 'htmlparser2';
+import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS } from './blockTags.js';
+import { ExtractionError } from './errors.js';
+import { DEFAULT_LIMITS, type Limits } from './limits.js';
+import { collapseWhitespace } from './whitespace.js';
+
+/** A node of the compact DOM the single-page methods read: an element or a text node. */
+export interface DomNode {
+  /** Lower-case tag name, or `#text`. */
+  readonly name: string;
+  readonly parent: DomNode | null;
+  readonly children: DomNode[];
+  /** Text of a `#text` node ('' for elements). */
+  readonly text: string;
+  /** False for an absolutely or fixed positioned DIV (WLR's `sp(n)`). */
+  readonly staticPosition: boolean;
+}
+
+/** Elements whose content is never visible text (WLR's notValid set, plus embedded documents). */
+const NOT_CONTENT = new Set(['head', 'meta', 'title', 'link', 'style', 'script', 'select', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas', 'textarea']);
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))/i;
+const MOVED_STYLE = /(?:^|;)\s*position\s*:\s*(?:absolute|fixed)/i;
+const TAG = /<[^>]*>/g;
+
+/**
+ * Parses HTML into a compact DOM rooted at BODY, without the nodes that can never be visible text:
+ * non-content elements (script, style, head, …) and hidden subtrees are left out as they are read
+ * (WLR's notValid and notVisible sets, Definition 4.1). One streaming pass of htmlparser2 with an
+ * explicit stack; past `maxOpenElements` the rest of the page becomes one text node, as in
+ * `buildBlockTree`.
+ */
+export function buildDom(html: string, limits: Partial<Limits> = {}): { root: DomNode; warnings: string[] } {
+  if (html.trim() === '') throw new ExtractionError('empty-input', 'the page is empty');
+  const caps = { ...DEFAULT_LIMITS, ...limits };
+  const warnings: string[] = [];
+  if (html.length > caps.maxInputChars) {
+    warnings.push(`input truncated to its first ${caps.maxInputChars} of ${html.length} characters`);
+    html = html.slice(0, caps.maxInputChars);
+  }
+  const element = (name: string, parent: DomNode | null, staticPosition = true): DomNode => {
+    const node: DomNode = { name, parent, children: [], text: '', staticPosition };
+    parent?.children.push(node);
+    return node;
+  };
+  const root = element('body', null);
+  let current = root;
+  let skipDepth = 0;
+  const stack: Array<'open' | 'skip' | 'mapped'> = [];
+  let flatFrom = -1;
+  const parser: Parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (stack.length >= caps.maxOpenElements && flatFrom < 0) {
+          flatFrom = parser.startIndex;
+          parser.pause();
+          return;
+        }
+        if (skipDepth > 0 || NOT_CONTENT.has(name) || attribs['hidden'] !== undefined || HIDDEN_STYLE.test(attribs['style'] ?? '')) {
+          skipDepth++;
+          stack.push('skip');
+          return;
+        }
+        if (name === 'html' || name === 'body') {
+          stack.push('mapped');
+          return;
+        }
+        current = element(name, current, !(name === 'div' && MOVED_STYLE.test(attribs['style'] ?? '')));
+        stack.push('open');
+      },
+      ontext(text) {
+        if (skipDepth > 0) return;
+        const last = current.children[current.children.length - 1];
+        if (last?.name === '#text') (last as { text: string }).text += text;
+        else current.children.push({ name: '#text', parent: current, children: [], text, staticPosition: true });
+      },
+      onclosetag() {
+        const kind = stack.pop();
+        if (kind === 'skip') skipDepth--;
+        else if (kind === 'open' && current.parent) current = current.parent;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  if (flatFrom >= 0) {
+    warnings.push(`more than ${caps.maxOpenElements} elements open at once: the rest of the page was read as plain text`);
+    const rest = collapseWhitespace(decodeHTML(html.slice(flatFrom).replace(TAG, ' ')));
+    if (rest !== '' && skipDepth === 0) current.children.push({ name: '#text', parent: current, children: [], text: rest, staticPosition: true });
+  } else {
+    parser.end();
+  }
+  return { root, warnings };
+}
+
+/** Lines of a subtree's text in document order: block elements and `<br>` break lines. Iterative. */
+export function renderDom(node: DomNode): string[] {
+  const lines: string[] = [];
+  let parts: string[] = [];
+  const flush = (): void => {
+    const line = collapseWhitespace(parts.join(''));
+    if (line !== '') lines.push(line);
+    parts = [];
+  };
+  const stack: Array<{ node: DomNode; next: number }> = [{ node, next: 0 }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as { node: DomNode; next: number };
+    const breaks = BLOCK_TAGS.has(frame.node.name) && !INLINE_BLOCK_TAGS.has(frame.node.name);
+    if (frame.next === 0 && (breaks || LINE_BREAK_TAGS.has(frame.node.name))) flush();
+    if (frame.node.name === '#text') parts.push(frame.node.text);
+    if (frame.next >= frame.node.children.length) {
+      stack.pop();
+      if (breaks) flush();
+      continue;
+    }
+    stack.push({ node: frame.node.children[frame.next++] as DomNode, next: 0 });
+  }
+  flush();
+  return lines;
+}
