@@ -1,7 +1,7 @@
 import { decodeHTML } from 'entities';
 import { Parser } from 'htmlparser2';
 import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS, SKIPPED_TAGS } from './blockTags.js';
-import { ExtractionError } from './errors.js';
+import { checkedHtml } from './input.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { collapseWhitespace } from './whitespace.js';
 
@@ -82,20 +82,10 @@ interface OpenElement {
  *   quadratically on deeper nesting).
  */
 export function buildBlockTree(html: string, options: BlockTreeOptions = {}): BlockTree {
-  if (typeof html !== 'string') {
-    throw new ExtractionError('invalid-argument', 'the page must be given as a string of HTML');
-  }
-  if (html.trim() === '') throw new ExtractionError('empty-input', 'the page is empty');
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const pathMode = options.pathMode ?? 'tags';
   const warnings: string[] = [];
-  if (html.length > limits.maxInputChars) {
-    warnings.push(`input truncated to its first ${limits.maxInputChars} of ${html.length} characters`);
-    html = html.slice(0, limits.maxInputChars);
-  }
-  if (looksBinary(html)) {
-    throw new ExtractionError('binary-input', 'the page is binary data, not an HTML document');
-  }
+  html = checkedHtml(html, limits, warnings);
 
   const blocks: Block[] = [];
   const newBlock = (tag: string, path: string, parent: Block | null, hint = ''): Block => {
@@ -232,15 +222,4 @@ function pathSegment(tag: string, attribs: Record<string, string>, mode: PathMod
   const id = attribs['id'];
   const classes = (attribs['class'] ?? '').split(/\s+/).filter((token) => STABLE_TOKEN.test(token)).sort();
   return upper + (id && STABLE_TOKEN.test(id) ? `#${id}` : '') + (classes.length > 0 ? `[${classes.join(' ')}]` : '');
-}
-
-/** True when the first kilobytes hold control characters that no text document has. */
-function looksBinary(html: string): boolean {
-  const sample = html.slice(0, 8192);
-  let control = 0;
-  for (let i = 0; i < sample.length; i++) {
-    const code = sample.charCodeAt(i);
-    if (code === 0 || (code < 8 && code > 0)) control++;
-  }
-  return control / sample.length > 0.01;
 }

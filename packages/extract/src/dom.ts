@@ -1,7 +1,7 @@
 import { decodeHTML } from 'entities';
 import { Parser } from 'htmlparser2';
 import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS } from './blockTags.js';
-import { ExtractionError } from './errors.js';
+import { checkedHtml } from './input.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { collapseWhitespace } from './whitespace.js';
 
@@ -31,13 +31,9 @@ const TAG = /<[^>]*>/g;
  * `buildBlockTree`.
  */
 export function buildDom(html: string, limits: Partial<Limits> = {}): { root: DomNode; warnings: string[] } {
-  if (html.trim() === '') throw new ExtractionError('empty-input', 'the page is empty');
   const caps = { ...DEFAULT_LIMITS, ...limits };
   const warnings: string[] = [];
-  if (html.length > caps.maxInputChars) {
-    warnings.push(`input truncated to its first ${caps.maxInputChars} of ${html.length} characters`);
-    html = html.slice(0, caps.maxInputChars);
-  }
+  html = checkedHtml(html, caps, warnings);
   const element = (name: string, parent: DomNode | null, staticPosition = true): DomNode => {
     const node: DomNode = { name, parent, children: [], text: '', staticPosition };
     parent?.children.push(node);

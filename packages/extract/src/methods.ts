@@ -4,8 +4,8 @@ import { ExtractionError } from './errors.js';
 import { extractMainBlock } from './mainBlock.js';
 import { prepareTemplate } from './prepare.js';
 import { extractWithReadability } from './readability.js';
-import { extractWithRatio, type RatioVariant } from './wlr.js';
 import type { ExtractionResult } from './result.js';
+import { extractWithRatio, type RatioVariant } from './wlr.js';
 
 /** Extracts one page's main text. */
 export type PageExtractor = (html: string) => ExtractionResult;

@@ -1,0 +1,29 @@
+import { ExtractionError } from './errors.js';
+import type { Limits } from './limits.js';
+
+/**
+ * The checks every parser of a page makes first: a string, not empty, not binary, and no longer
+ * than `maxInputChars` (the rest is cut off and a warning says so).
+ */
+export function checkedHtml(html: unknown, limits: Limits, warnings: string[]): string {
+  if (typeof html !== 'string') throw new ExtractionError('invalid-argument', 'the page must be given as a string of HTML');
+  if (html.trim() === '') throw new ExtractionError('empty-input', 'the page is empty');
+  let checked = html;
+  if (checked.length > limits.maxInputChars) {
+    warnings.push(`input truncated to its first ${limits.maxInputChars} of ${checked.length} characters`);
+    checked = checked.slice(0, limits.maxInputChars);
+  }
+  if (looksBinary(checked)) throw new ExtractionError('binary-input', 'the page is binary data, not an HTML document');
+  return checked;
+}
+
+/** True when the first kilobytes hold control characters that no text document has. */
+function looksBinary(html: string): boolean {
+  const sample = html.slice(0, 8192);
+  let control = 0;
+  for (let i = 0; i < sample.length; i++) {
+    const code = sample.charCodeAt(i);
+    if (code < 8) control++;
+  }
+  return control / sample.length > 0.01;
+}
