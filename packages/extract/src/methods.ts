@@ -1,3 +1,4 @@
+import { extractWithBlurring } from './ccb.js';
 import { extractWithContentExtractor, prepareContentExtractor } from './contentExtractor.js';
 import { compileTemplate, detect } from './detect.js';
 import { ExtractionError } from './errors.js';
@@ -70,6 +71,14 @@ const METHODS: readonly ExtractionMethod[] = [
       kind: 'single',
       description: `${RATIO_NAMES[variant]} ratio with the WLR paper's selection of the best DOM node`,
       extract: (html) => extractWithRatio(html, variant),
+    }),
+  ),
+  ...(['ccb', 'accb', 'tccb'] as const).map(
+    (variant): SinglePageMethod => ({
+      name: variant,
+      kind: 'single',
+      description: `content code blurring${variant === 'accb' ? ' ignoring anchor tags' : variant === 'tccb' ? ' on tokens' : ' on characters'}`,
+      extract: (html) => extractWithBlurring(html, variant),
     }),
   ),
   {
