@@ -8,7 +8,7 @@ import { demoCommand } from './commands/demo.js';
 /** The `winnow` command line; built without running, so tests can drive the real program. */
 export function buildProgram(): Command {
   const program = new Command('winnow')
-    .description('Winnow: learn where a site keeps its main text, extract it in order, search it by exact phrase')
+    .description('Winnow: learn where a site keeps its main text and extract it in document order')
     .showHelpAfterError()
     .exitOverride((error) => {
       if (error.exitCode !== 0) process.exitCode = error.exitCode;
