@@ -1,3 +1,4 @@
+import { decodeHTML } from 'entities';
 import { Parser } from 'htmlparser2';
 import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS } from './blockTags.js';
 import { checkedHtml } from './input.js';
@@ -46,7 +47,8 @@ interface TextRun {
 export function extractWithBlurring(html: string, variant: BlurVariant = 'ccb'): ExtractionResult {
   const warnings: string[] = [];
   const page = checkedHtml(html, DEFAULT_LIMITS, warnings);
-  const { vector, runs } = contentCodeVector(page, variant);
+  const { vector, runs, flattened } = contentCodeVector(page, variant);
+  if (flattened) warnings.push(`more than ${DEFAULT_LIMITS.maxOpenElements} elements open at once: the rest of the page was read without its nesting`);
   const ratios = blur(vector, RANGE[variant]);
   const lines: string[] = [];
   let line: string[] = [];
@@ -60,13 +62,13 @@ export function extractWithBlurring(html: string, variant: BlurVariant = 'ccb'):
       lines.push(collapseWhitespace(line.join(' ')));
       line = [];
     }
-    line.push(...kept);
+    for (const word of kept) line.push(word);
   }
   if (line.length > 0) lines.push(collapseWhitespace(line.join(' ')));
   return resultOf(variant, lines.map((text) => ({ path: 'HTML.BODY', text })), warnings);
 }
 
-function contentCodeVector(html: string, variant: BlurVariant): { vector: Float64Array; runs: TextRun[] } {
+function contentCodeVector(html: string, variant: BlurVariant): { vector: Float64Array; runs: TextRun[]; flattened: boolean } {
   const values: number[] = [];
   const runs: TextRun[] = [];
   let codeDepth = 0;
@@ -75,52 +77,62 @@ function contentCodeVector(html: string, variant: BlurVariant): { vector: Float6
     if (variant === 'tccb') values.push(0);
     else for (let i = start; i <= end; i++) values.push(0);
   };
+  const content = (text: string): void => {
+    if (text.trim() === '') return;
+    const run: TextRun = { words: [], first: [], last: [], newLine: pendingBreak };
+    pendingBreak = false;
+    for (const match of text.matchAll(/\S+/g)) {
+      run.words.push(match[0]);
+      run.first.push(values.length);
+      // A token is one element; in the character versions each character is, and so is the space after the word.
+      const length = variant === 'tccb' ? 1 : match[0].length + 1;
+      for (let i = 0; i < length; i++) values.push(1);
+      run.last.push(values.length - 1);
+    }
+    runs.push(run);
+  };
   const tag = (name: string, start: number, end: number, implied: boolean): void => {
     if (BLOCK_TAGS.has(name) && !INLINE_BLOCK_TAGS.has(name)) pendingBreak = true;
     if (LINE_BREAK_TAGS.has(name)) pendingBreak = true;
     if (implied || (variant === 'accb' && name === 'a')) return;
     code(start, end);
   };
+  let open = 0;
+  let flatFrom = -1;
   const parser: Parser = new Parser(
     {
       onopentag(name) {
+        if (++open > DEFAULT_LIMITS.maxOpenElements && flatFrom < 0) {
+          flatFrom = parser.startIndex;
+          parser.pause();
+          return;
+        }
         tag(name, parser.startIndex, parser.endIndex, false);
         if (CODE_ELEMENTS.has(name)) codeDepth++;
       },
       onclosetag(name, implied) {
+        open--;
         if (CODE_ELEMENTS.has(name)) codeDepth--;
         tag(name, parser.startIndex, parser.endIndex, implied);
       },
       ontext(text) {
-        if (codeDepth > 0) {
-          code(parser.startIndex, parser.endIndex);
-          return;
-        }
-        const source = html.slice(parser.startIndex, parser.endIndex + 1);
-        if (source.trim() === '') return;
-        const run: TextRun = { words: [], first: [], last: [], newLine: pendingBreak };
-        pendingBreak = false;
-        for (const match of text.matchAll(/\S+/g)) {
-          run.words.push(match[0]);
-          if (variant === 'tccb') {
-            run.first.push(values.length);
-            run.last.push(values.length);
-            values.push(1);
-          } else {
-            run.first.push(values.length);
-            for (let i = 0; i < match[0].length; i++) values.push(1);
-            run.last.push(values.length - 1);
-            values.push(1);
-          }
-        }
-        runs.push(run);
+        if (codeDepth > 0) code(parser.startIndex, parser.endIndex);
+        else content(text);
       },
     },
     { decodeEntities: true, lowerCaseTags: true },
   );
   parser.write(html);
-  parser.end();
-  return { vector: Float64Array.from(values), runs };
+  if (flatFrom >= 0) {
+    // Nesting past the parser's comfort: the rest is read as it stands, tags as code, text as content.
+    for (const match of html.slice(flatFrom).matchAll(/<[^>]*>|[^<]+/g)) {
+      if (match[0].startsWith('<')) code(0, match[0].length - 1);
+      else content(decodeHTML(match[0]));
+    }
+  } else {
+    parser.end();
+  }
+  return { vector: Float64Array.from(values), runs, flattened: flatFrom >= 0 };
 }
 
 /** Repeated Gaussian-weighted neighbourhood averages until the values settle (paper, Section 3.2). */

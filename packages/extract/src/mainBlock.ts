@@ -19,8 +19,9 @@ export function extractMainBlock(html: string): ExtractionResult {
     if (hasBoilerplateName(block) || (block.parent && named[block.parent.index])) named[block.index] = 1;
   }
   const prose = atomicUnits(tree).filter((unit) => !named[unit.block.index] && !isLinkDense(unit.block));
-  const region = mainRegionBlock(tree, prose);
-  if (!region) return resultOf('mainblock', [], [...tree.warnings, 'no prose found']);
+  if (prose.length === 0) return resultOf('mainblock', [], [...tree.warnings, 'no prose found']);
+  // A page with a single block of prose has no region of two blocks: read the whole page then.
+  const region = mainRegionBlock(tree, prose) ?? tree.root;
   const rendered = renderBlock(
     region,
     (child: Block) => !named[child.index],
