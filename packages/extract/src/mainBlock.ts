@@ -20,8 +20,8 @@ export function extractMainBlock(html: string): ExtractionResult {
   }
   const prose = atomicUnits(tree).filter((unit) => !named[unit.block.index] && !isLinkDense(unit.block));
   if (prose.length === 0) return resultOf('mainblock', [], [...tree.warnings, 'no prose found']);
-  // A page with a single block of prose has no region of two blocks: read the whole page then.
-  const region = mainRegionBlock(tree, prose) ?? tree.root;
+  // A page whose prose is one block has no region of two blocks: that block is the main block.
+  const region = mainRegionBlock(tree, prose) ?? prose.reduce((longest, unit) => (unit.vector.sum > longest.vector.sum ? unit : longest)).block;
   const rendered = renderBlock(
     region,
     (child: Block) => !named[child.index],
