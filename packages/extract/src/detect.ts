@@ -1,7 +1,8 @@
-import { buildBlockTree, type Block } from './blockTree.js';
+import { buildBlockTree, type Block, type BlockTree } from './blockTree.js';
 import { hasBoilerplateName, isLinkDense } from './boilerplate.js';
 import { featureVector, isSimilar, vectorOf, type FeatureVector } from './features.js';
 import type { Limits } from './limits.js';
+import { mainBlockOf } from './mainBlock.js';
 import { mainRegion } from './region.js';
 import { ownText, renderBlock } from './render.js';
 import { resultOf, type ExtractedBlock, type ExtractionResult } from './result.js';
@@ -52,6 +53,9 @@ export function detect(compiled: CompiledTemplate, html: string, limits?: Partia
     if (subtreeInTemplate[i] && block.parent) subtreeInTemplate[block.parent.index] = 1;
   }
   const region = template.params.refine ? mainRegion(tree, template.regionPath, contentPaths) : null;
+  if (template.params.refine && template.regionPath !== null && region === null) {
+    return readAlone(tree, 'the page does not fit the template (its main region is not there)');
+  }
   const end = region ? region.end : blocks.length;
   const suppressed = template.params.refine ? boilerplateSubtrees(blocks, region) : new Uint8Array(blocks.length);
   const keep = (child: Block): boolean =>
@@ -91,7 +95,19 @@ export function detect(compiled: CompiledTemplate, html: string, limits?: Partia
     if (similarToStored(block, () => featureVector(rendered.lines.map((line) => line.text).join(' '), rendered))) continue;
     extracted.push(...rendered.lines);
   }
+  if (template.params.refine && extracted.length === 0) return readAlone(tree, 'the template found no main text on the page');
   return resultOf(template.params.refine ? 'fastce+' : 'fastce', extracted, tree.warnings);
+}
+
+/**
+ * fastce+: a page the template does not fit — a different page type, or an article nested
+ * differently from the sample pages — or on which the template finds no text (an article the site
+ * also serves elsewhere, which ContentExtractor called repeated) is read on its own by the
+ * single-page fallback, and a warning says so.
+ */
+function readAlone(tree: BlockTree, reason: string): ExtractionResult {
+  const { lines, warnings } = mainBlockOf(tree);
+  return resultOf('fastce+', lines, [...warnings, `${reason}: read on its own`]);
 }
 
 /**

@@ -115,6 +115,17 @@ describe('fastce+', () => {
   });
 });
 
+describe('fastce+ on a page its template does not fit', () => {
+  it('reads the page on its own and says so', () => {
+    const extract = templateMethodByName('fastce+').prepare(samplePages(12));
+    const alien = `<html><body><table><tr><td><a href="/">Home</a></td><td><div><p>${uniqueParagraph(601, 60)}</p><p>${uniqueParagraph(602, 60)}</p></div></td></tr></table></body></html>`;
+    const result = extract(alien);
+    assert.ok(result.text.includes(uniqueParagraph(601, 60)) && result.text.includes(uniqueParagraph(602, 60)), result.text);
+    assert.match(result.warnings.join(' '), /does not fit the template/);
+    assert.deepEqual(extract(samplePages(1, 700)[0] as string).warnings, [], 'pages that fit are read by the template');
+  });
+});
+
 describe('methodByName', () => {
   it('lists the known methods when a name is unknown', () => {
     assert.throws(() => methodByName('magic'), (error: unknown) => error instanceof ExtractionError && /fastce, fastce\+, ce/.test(error.message));

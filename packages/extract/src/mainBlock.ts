@@ -1,8 +1,8 @@
-import { buildBlockTree, type Block } from './blockTree.js';
+import { buildBlockTree, type Block, type BlockTree } from './blockTree.js';
 import { hasBoilerplateName, isLinkDense } from './boilerplate.js';
 import { atomicUnits } from './contentExtractor.js';
 import { mainRegionBlock } from './region.js';
-import { renderBlock } from './render.js';
+import { renderBlock, type TextLine } from './render.js';
 import { resultOf, type ExtractionResult } from './result.js';
 
 /**
@@ -14,12 +14,18 @@ import { resultOf, type ExtractionResult } from './result.js';
  */
 export function extractMainBlock(html: string): ExtractionResult {
   const tree = buildBlockTree(html);
+  const { lines, warnings } = mainBlockOf(tree);
+  return resultOf('mainblock', lines, warnings);
+}
+
+/** The main block's lines of an already parsed page (also fastce+'s reading of a page that does not fit its template). */
+export function mainBlockOf(tree: BlockTree): { lines: TextLine[]; warnings: string[] } {
   const named = new Uint8Array(tree.blocks.length);
   for (const block of tree.blocks) {
     if (hasBoilerplateName(block) || (block.parent && named[block.parent.index])) named[block.index] = 1;
   }
   const prose = atomicUnits(tree).filter((unit) => !named[unit.block.index] && !isLinkDense(unit.block));
-  if (prose.length === 0) return resultOf('mainblock', [], [...tree.warnings, 'no prose found']);
+  if (prose.length === 0) return { lines: [], warnings: [...tree.warnings, 'no prose found'] };
   // A page whose prose is one block has no region of two blocks: that block is the main block.
   const region = mainRegionBlock(tree, prose) ?? prose.reduce((longest, unit) => (unit.vector.sum > longest.vector.sum ? unit : longest)).block;
   const rendered = renderBlock(
@@ -27,5 +33,5 @@ export function extractMainBlock(html: string): ExtractionResult {
     (child: Block) => !named[child.index],
     (kept: Block) => !isLinkDense(kept),
   );
-  return resultOf('mainblock', rendered.lines, tree.warnings);
+  return { lines: rendered.lines, warnings: [...tree.warnings] };
 }
