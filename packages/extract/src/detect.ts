@@ -40,6 +40,11 @@ export function compileTemplate(template: Template): CompiledTemplate {
  * Each extracted block is then compared with the template's non-content blocks of the same path
  * (the only ones it could be mistaken for) and dropped when similar. Text comes out in document
  * order, one line per rendered block: the reason FastCE exists.
+ *
+ * With `params.refine` (fastce+), also: every kept block answers for its own text (link-dense or
+ * similar to a stored non-content block of its path: dropped); text after the main region is
+ * dropped; boilerplate-named containers are dropped (never the region or its ancestors); and a page
+ * the template does not fit, or on which it finds no text, is read on its own (`readAlone`).
  */
 export function detect(compiled: CompiledTemplate, html: string, limits?: Partial<Limits>): ExtractionResult {
   const { template, contentPaths, nonContentByPath } = compiled;
