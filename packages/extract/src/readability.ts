@@ -1,5 +1,4 @@
-import { Readability } from '@mozilla/readability';
-import { JSDOM, VirtualConsole } from 'jsdom';
+import { createRequire } from 'node:module';
 import { Parser } from 'htmlparser2';
 import { buildBlockTree } from './blockTree.js';
 import { ExtractionError } from './errors.js';
@@ -7,6 +6,9 @@ import { checkedHtml } from './input.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { renderBlock } from './render.js';
 import { resultOf, type ExtractionResult } from './result.js';
+
+/** jsdom costs 0.6 s and 70 MB to load: only a process that runs this peer loads it. */
+const require = createRequire(import.meta.url);
 
 /**
  * Mozilla Readability 0.6 on jsdom, the peer every extractor is compared with (comparison only: it
@@ -23,6 +25,8 @@ export function extractWithReadability(html: string): ExtractionResult {
   if (depth > MAX_NESTING) {
     throw new ExtractionError('too-deep', `elements nest more than ${MAX_NESTING} deep: Readability on jsdom would take minutes or overflow its stack`);
   }
+  const { JSDOM, VirtualConsole } = require('jsdom') as typeof import('jsdom');
+  const { Readability } = require('@mozilla/readability') as typeof import('@mozilla/readability');
   const dom = new JSDOM(page, { virtualConsole: new VirtualConsole() });
   try {
     const article = new Readability(dom.window.document).parse();
