@@ -1,9 +1,7 @@
-import { decodeHTML } from 'entities';
 import { Parser } from 'htmlparser2';
 import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS, SKIPPED_TAGS } from './blockTags.js';
-import { checkedHtml } from './input.js';
+import { checkedHtml, flatReadingWarning, flatText } from './input.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
-import { collapseWhitespace } from './whitespace.js';
 
 /** Marks a forced line break (`<br>`) among a block's items. */
 export const LINE_BREAK = 0;
@@ -182,9 +180,9 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
   );
   parser.write(html);
   if (flatFrom >= 0) {
-    warnings.push(`more than ${limits.maxOpenElements} elements open at once: the rest of the page was read as plain text`);
+    warnings.push(flatReadingWarning(limits));
     if (skipDepth === 0) {
-      const rest = collapseWhitespace(decodeHTML(html.slice(flatFrom).replace(NON_TEXT_ELEMENT, ' ').replace(TAG, ' ')));
+      const rest = flatText(html.slice(flatFrom));
       if (rest !== '') current.items.push(` ${rest}`);
     }
   } else {
@@ -194,9 +192,6 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
   for (let block: Block | null = current; block; block = block.parent) block.end = blocks.length;
   return { root, blocks, warnings };
 }
-
-const NON_TEXT_ELEMENT = /<(script|style)\b[\s\S]*?<\/\1\s*>/gi;
-const TAG = /<[^>]*>/g;
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 

@@ -29,3 +29,20 @@ export function hasBoilerplateName(block: Block): boolean {
   if (block.tag === 'form') return true;
   return block.hint !== '' && BOILERPLATE_WORD.test(block.hint) && !CONTENT_WORD.test(block.hint);
 }
+
+/**
+ * Marks the subtrees of blocks named as boilerplate. The main region, when there is one, and its
+ * ancestors are never marked: a page wrapper called `with-sidebar` must not take the article.
+ */
+export function boilerplateSubtrees(blocks: readonly Block[], region: Block | null): Uint8Array {
+  const suppressed = new Uint8Array(blocks.length);
+  const protectedBlocks = new Set<Block>();
+  for (let block = region; block; block = block.parent) protectedBlocks.add(block);
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i] as Block;
+    if (!hasBoilerplateName(block) || protectedBlocks.has(block)) continue;
+    suppressed.fill(1, i, block.end);
+    i = block.end - 1;
+  }
+  return suppressed;
+}

@@ -1,5 +1,5 @@
 import { buildBlockTree, type Block, type BlockTree } from './blockTree.js';
-import { hasBoilerplateName, isLinkDense } from './boilerplate.js';
+import { boilerplateSubtrees, isLinkDense } from './boilerplate.js';
 import { featureVector, isSimilar, vectorOf, type FeatureVector } from './features.js';
 import type { Limits } from './limits.js';
 import { mainBlockOf } from './mainBlock.js';
@@ -113,23 +113,6 @@ export function detect(compiled: CompiledTemplate, html: string, limits?: Partia
 function readAlone(tree: BlockTree, reason: string): ExtractionResult {
   const { lines, warnings } = mainBlockOf(tree);
   return resultOf('fastce+', lines, [...warnings, `${reason}: read on its own`]);
-}
-
-/**
- * fastce+: marks the subtrees of blocks named as boilerplate (see boilerplate.ts). The main region and
- * its ancestors are never marked: a page wrapper called `with-sidebar` must not take the article.
- */
-function boilerplateSubtrees(blocks: readonly Block[], region: Block | null): Uint8Array {
-  const suppressed = new Uint8Array(blocks.length);
-  const protectedBlocks = new Set<Block>();
-  for (let block = region; block; block = block.parent) protectedBlocks.add(block);
-  for (let i = 0; i < blocks.length; i++) {
-    const block = blocks[i] as Block;
-    if (!hasBoilerplateName(block) || protectedBlocks.has(block)) continue;
-    suppressed.fill(1, i, block.end);
-    i = block.end - 1;
-  }
-  return suppressed;
 }
 
 /** A SPAN-like block holding only text: it belongs to the sentence it sits in. */

@@ -1,7 +1,6 @@
-import { decodeHTML } from 'entities';
 import { Parser } from 'htmlparser2';
 import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS } from './blockTags.js';
-import { checkedHtml } from './input.js';
+import { checkedHtml, flatReadingWarning, flatText } from './input.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { collapseWhitespace } from './whitespace.js';
 
@@ -21,7 +20,6 @@ export interface DomNode {
 const NOT_CONTENT = new Set(['head', 'meta', 'title', 'link', 'style', 'script', 'select', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas', 'textarea']);
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))/i;
 const MOVED_STYLE = /(?:^|;)\s*position\s*:\s*(?:absolute|fixed)/i;
-const TAG = /<[^>]*>/g;
 
 /**
  * Parses HTML into a compact DOM rooted at BODY, without the nodes that can never be visible text:
@@ -80,8 +78,8 @@ export function buildDom(html: string, limits: Partial<Limits> = {}): { root: Do
   );
   parser.write(html);
   if (flatFrom >= 0) {
-    warnings.push(`more than ${caps.maxOpenElements} elements open at once: the rest of the page was read as plain text`);
-    const rest = collapseWhitespace(decodeHTML(html.slice(flatFrom).replace(TAG, ' ')));
+    warnings.push(flatReadingWarning(caps));
+    const rest = flatText(html.slice(flatFrom));
     if (rest !== '' && skipDepth === 0) current.children.push({ name: '#text', parent: current, children: [], text: rest, staticPosition: true });
   } else {
     parser.end();

@@ -1,5 +1,7 @@
+import { decodeHTML } from 'entities';
 import { ExtractionError } from './errors.js';
 import type { Limits } from './limits.js';
+import { collapseWhitespace } from './whitespace.js';
 
 /**
  * The checks every parser of a page makes first: a string, not empty, not binary, and no longer
@@ -26,4 +28,19 @@ function looksBinary(html: string): boolean {
     if (code < 8) control++;
   }
   return control / sample.length > 0.01;
+}
+
+const NON_TEXT_ELEMENT = /<(script|style)\b[\s\S]*?<\/\1\s*>/gi;
+const TAG = /<[^>]*>/g;
+
+/**
+ * The text of the rest of a page, read without its structure: what a parser falls back to past
+ * `maxOpenElements` (htmlparser2 slows down quadratically on deeper nesting), so that nothing is lost.
+ */
+export function flatText(rest: string): string {
+  return collapseWhitespace(decodeHTML(rest.replace(NON_TEXT_ELEMENT, ' ').replace(TAG, ' ')));
+}
+
+export function flatReadingWarning(limits: Limits): string {
+  return `more than ${limits.maxOpenElements} elements open at once: the rest of the page was read as plain text`;
 }

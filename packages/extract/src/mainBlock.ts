@@ -1,5 +1,5 @@
 import { buildBlockTree, type Block, type BlockTree } from './blockTree.js';
-import { hasBoilerplateName, isLinkDense } from './boilerplate.js';
+import { boilerplateSubtrees, isLinkDense } from './boilerplate.js';
 import { atomicUnits } from './contentExtractor.js';
 import { mainRegionBlock } from './region.js';
 import { renderBlock, type TextLine } from './render.js';
@@ -20,10 +20,7 @@ export function extractMainBlock(html: string): ExtractionResult {
 
 /** The main block's lines of an already parsed page (also fastce+'s reading of a page that does not fit its template). */
 export function mainBlockOf(tree: BlockTree): { lines: TextLine[]; warnings: string[] } {
-  const named = new Uint8Array(tree.blocks.length);
-  for (const block of tree.blocks) {
-    if (hasBoilerplateName(block) || (block.parent && named[block.parent.index])) named[block.index] = 1;
-  }
+  const named = boilerplateSubtrees(tree.blocks, null);
   const prose = atomicUnits(tree).filter((unit) => !named[unit.block.index] && !isLinkDense(unit.block));
   if (prose.length === 0) return { lines: [], warnings: [...tree.warnings, 'no prose found'] };
   // A page whose prose is one block has no region of two blocks: that block is the main block.
