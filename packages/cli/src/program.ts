@@ -4,6 +4,19 @@ import { benchExtract } from '@winnow/eval';
 import { METHOD_NAMES } from '@winnow/extract';
 import { evalCommand } from './commands/eval.js';
 import { demoCommand } from './commands/demo.js';
+import {
+  crawlCommand,
+  searchCommand,
+  sitesAddCommand,
+  sitesListCommand,
+  sitesRemoveCommand,
+  statusCommand,
+  templatesListCommand,
+  templatesPrepareCommand,
+  upCommand,
+  workerCommand,
+} from './commands/operate.js';
+import { WORKER_NAMES } from './pipeline.js';
 
 /** The `winnow` command line; built without running, so tests can drive the real program. */
 export function buildProgram(): Command {
@@ -17,11 +30,63 @@ export function buildProgram(): Command {
 
   program
     .command('demo')
-    .description('learn a FastCE template from sample pages of the bundled demo site and print the clean text of a page it has not seen')
-    .option('--site <name>', `demo site: ${DEMO_SITE_NAMES.join(', ')}`, 'gazette')
-    .option('--pages <n>', 'sample pages to learn the template from', positiveInteger, 24)
-    .option('--show-template', 'also print the learned template as JSON on stderr')
+    .description(`the whole pipeline, embedded, on the bundled demo web (${DEMO_SITE_NAMES.join(', ')}): crawl, templates, extraction, index, exact-phrase searches`)
+    .option('--articles <n>', 'articles per demo site (each site adds a listing page per 10)', positiveInteger, 200)
     .action(demoCommand);
+
+  program.command('up').description('every worker and the HTTP API in this process (embedded default without DATABASE_URL / REDIS_URL)').action(upCommand);
+
+  program
+    .command('worker')
+    .description(`one service as this process's only job: ${WORKER_NAMES.join(', ')}`)
+    .argument('<name>', 'the service')
+    .action(workerCommand);
+
+  const sites = program.command('sites').description('the sites Winnow crawls');
+  sites
+    .command('add')
+    .description('add a site to crawl')
+    .argument('<name>', 'a slug: lowercase letters, digits, hyphens')
+    .requiredOption('--seed <url...>', 'seed URLs')
+    .option('--allow <glob...>', 'URL globs the crawl may follow (default: everything under the seeds\' origins)')
+    .option('--max-pages <n>', 'pages per crawl', positiveInteger)
+    .option('--max-depth <n>', 'links followed from a seed', nonNegativeInteger)
+    .option('--concurrency <n>', 'parallel requests', positiveInteger)
+    .option('--delay-ms <n>', 'pause between requests of a crawler task', nonNegativeInteger)
+    .option('--render <how>', 'http (default) or browser')
+    .option('--min-template-pages <n>', 'pages a page type needs before it gets a template', positiveInteger)
+    .option('--template-every-ms <n>', 'template preparation schedule; 0 turns it off', nonNegativeInteger)
+    .action(sitesAddCommand);
+  sites.command('list').description('list the sites').option('--json', 'print JSON').action(sitesListCommand);
+  sites.command('remove').description('remove a site with its pages, templates and index documents').argument('<name>').action(sitesRemoveCommand);
+
+  program
+    .command('crawl')
+    .description('crawl a site (embedded: runs the whole pipeline for it here and waits)')
+    .argument('<site>')
+    .option('--wait', 'with a shared Redis: follow the crawl until the pipeline is idle')
+    .action(crawlCommand);
+
+  const templates = program.command('templates').description('FastCE templates');
+  templates.command('prepare').description('prepare a site\'s templates again now').argument('<site>').action(templatesPrepareCommand);
+  templates
+    .command('list')
+    .description('list stored templates')
+    .argument('[site]')
+    .option('--json', 'print JSON')
+    .action((site: string | undefined, flags: { json?: boolean }) => templatesListCommand(site, flags));
+
+  program
+    .command('search')
+    .description('search the index: "quoted words" are an exact phrase, other words must all occur')
+    .argument('<query>')
+    .option('--site <name>', 'only this site')
+    .option('--page <n>', 'result page, from 1', positiveInteger)
+    .option('--size <n>', 'hits per page', positiveInteger)
+    .option('--json', 'print JSON')
+    .action((query: string, flags: { site?: string; page?: number; size?: number; json?: boolean }) => searchCommand(query, flags));
+
+  program.command('status').description('pages per site and stage, queues, failed jobs and pages').option('--json', 'print JSON').action(statusCommand);
 
   program
     .command('eval')
@@ -50,5 +115,11 @@ export function buildProgram(): Command {
 export function positiveInteger(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a positive integer');
+  return number;
+}
+
+export function nonNegativeInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError('expected a non-negative integer');
   return number;
 }

@@ -1,1 +1,2 @@
+export { ROBOTS_DISALLOWED_PATH, serveDemoWeb, type DemoWeb, type ServedDemoSite } from './server.js';
 export { articlePath, DEMO_SITE_NAMES, demoSite, listingPath, type DemoPage, type DemoSite, type DemoSiteOptions } from './site.js';

@@ -21,3 +21,6 @@ export { DEFAULT_FASTCE_PARAMS, prepareTemplate, type PreparedTemplate, type Pre
 export { renderBlock, type TextLine } from './render.js';
 export type { ExtractedBlock, ExtractionResult } from './result.js';
 export { parseTemplate, TEMPLATE_SCHEMA_VERSION, type FastCeParams, type StoredBlock, type Template } from './template.js';
+export { clusterFor, clusterPages, structureOf, urlPattern, type ClusterOptions, type ClusterShape, type PageCluster, type SitePage } from './clusters.js';
+export { extractMainBlock } from './mainBlock.js';
+export { documentTitle } from './title.js';

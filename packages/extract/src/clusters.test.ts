@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { demoSite } from '@winnow/demo-corpus';
+import { clusterFor, clusterPages, urlPattern } from './clusters.js';
+import { documentTitle } from './title.js';
+
+test('URL patterns abstract numbers and long slugs, keep the rest', () => {
+  assert.equal(urlPattern('http://a.test/articles/17.html'), '/articles/:n.html');
+  assert.equal(urlPattern('http://a.test/'), '/');
+  assert.equal(urlPattern('http://a.test/2024/05/how-the-river-flooded-the-town?x=1'), '/:n/:n/:slug');
+});
+
+test('a demo site clusters into its article pages and its list pages', () => {
+  const site = demoSite('gazette', { articles: 60 });
+  const pages = site.pages.map((page) => ({ url: `http://127.0.0.1:1${page.path}`, html: page.html }));
+  const clusters = clusterPages(pages, { minPages: 3 });
+  assert.equal(clusters.length, 2, JSON.stringify(clusters.map((cluster) => cluster.urlPatterns)));
+  const [articles, lists] = clusters as [(typeof clusters)[0], (typeof clusters)[0]];
+  assert.deepEqual(articles.urlPatterns, ['/articles/:n.html']);
+  assert.deepEqual([...lists.urlPatterns].sort(), ['/', '/page/:n.html']);
+  for (const index of lists.members) assert.equal(site.pages[index]?.kind, 'list');
+  // A list page under a URL no cluster lists is matched by its structure.
+  const list = site.pages.find((page) => page.kind === 'list');
+  assert.equal(clusterFor({ url: 'http://127.0.0.1:1/archive/index.html', html: list?.html ?? '' }, clusters), lists);
+  assert.equal(clusterFor({ url: 'http://127.0.0.1:1/x.html', html: '<p>nothing alike</p>' }, clusters), undefined);
+});
+
+test('documentTitle reads the title element, entities decoded', () => {
+  assert.equal(documentTitle('<html><head><title> Fish &amp;\n chips </title></head><body><title>no</title></body></html>'), 'Fish & chips');
+  assert.equal(documentTitle('<p>none</p>'), '');
+});

@@ -1,0 +1,165 @@
+import { buildBlockTree } from './blockTree.js';
+
+/** A page of a site, as the clustering reads it. */
+export interface SitePage {
+  url: string;
+  html: string;
+}
+
+/** A page type of a site: pages whose URLs look alike and whose block structure agrees. */
+export interface PageCluster {
+  /** The most common URL pattern among the members; names the cluster. */
+  key: string;
+  urlPatterns: string[];
+  /** Block paths at least half of the members have. */
+  signature: string[];
+  /** Indices of the members in the input. */
+  members: number[];
+}
+
+export interface ClusterOptions {
+  /** A cluster smaller than this joins its structurally nearest cluster, if one is near enough. */
+  minPages?: number;
+  /** Jaccard similarity of signatures at or above which two URL patterns are one page type. */
+  samePageType?: number;
+  /** Jaccard similarity a small cluster or an unknown page needs to join a cluster. */
+  nearEnough?: number;
+}
+
+const DEFAULTS = { minPages: 10, samePageType: 0.85, nearEnough: 0.6 };
+
+/**
+ * A URL's pattern: its path with every run of digits as `:n` and long hyphenated slugs as `:slug`;
+ * host and query are ignored. `/articles/17.html` → `/articles/:n.html`.
+ */
+export function urlPattern(url: string): string {
+  const path = URL.canParse(url) ? new URL(url).pathname : url.split(/[?#]/)[0] ?? '';
+  return path
+    .split('/')
+    .map((segment) => {
+      const [stem = '', ...extension] = segment.split('.');
+      const slug = stem.length > 20 && (stem.match(/-/g)?.length ?? 0) >= 2 ? ':slug' : stem.replace(/\d+/g, ':n');
+      return [slug, ...extension].join('.');
+    })
+    .join('/');
+}
+
+/** The block paths of a page: its structure, for comparing page types. */
+export function structureOf(html: string): Set<string> {
+  return new Set(buildBlockTree(html).blocks.map((block) => block.path));
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let shared = 0;
+  for (const path of a) if (b.has(path)) shared++;
+  return shared / (a.size + b.size - shared);
+}
+
+interface Group {
+  patterns: Map<string, number>;
+  members: number[];
+  structures: Set<string>[];
+  signature: Set<string>;
+}
+
+function signatureOf(structures: readonly Set<string>[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const structure of structures) for (const path of structure) counts.set(path, (counts.get(path) ?? 0) + 1);
+  return new Set([...counts].filter(([, count]) => count * 2 >= structures.length).map(([path]) => path));
+}
+
+/**
+ * Groups a site's pages into page types, as the template worker needs them (an article template
+ * must not learn from list pages). Choices, since no paper covers this step:
+ * 1. Pages are grouped by URL pattern (`urlPattern`): sites name their page types in their URLs.
+ * 2. Groups whose structural signatures (block paths most members share) are nearly the same
+ *    (Jaccard >= `samePageType`) are one page type under several patterns (a home page and the
+ *    numbered pages of the same list).
+ * 3. A group smaller than `minPages` joins the nearest larger group if its signature is near
+ *    enough (Jaccard >= `nearEnough`); otherwise it stays alone and gets no template.
+ * Clusters come largest first.
+ */
+export function clusterPages(pages: readonly SitePage[], options: ClusterOptions = {}): PageCluster[] {
+  const settings = { ...DEFAULTS, ...options };
+  const byPattern = new Map<string, Group>();
+  pages.forEach((page, index) => {
+    const pattern = urlPattern(page.url);
+    let group = byPattern.get(pattern);
+    if (!group) {
+      group = { patterns: new Map([[pattern, 0]]), members: [], structures: [], signature: new Set() };
+      byPattern.set(pattern, group);
+    }
+    group.patterns.set(pattern, (group.patterns.get(pattern) ?? 0) + 1);
+    group.members.push(index);
+    group.structures.push(structureOf(page.html));
+  });
+  let groups = [...byPattern.values()];
+  for (const group of groups) group.signature = signatureOf(group.structures);
+
+  const merge = (into: Group, from: Group) => {
+    for (const [pattern, count] of from.patterns) into.patterns.set(pattern, (into.patterns.get(pattern) ?? 0) + count);
+    into.members.push(...from.members);
+    into.structures.push(...from.structures);
+    into.signature = signatureOf(into.structures);
+    groups = groups.filter((group) => group !== from);
+  };
+
+  for (let merged = true; merged; ) {
+    merged = false;
+    groups.sort((a, b) => b.members.length - a.members.length);
+    search: for (const [i, a] of groups.entries()) {
+      for (const b of groups.slice(i + 1)) {
+        if (jaccard(a.signature, b.signature) >= settings.samePageType) {
+          merge(a, b);
+          merged = true;
+          break search;
+        }
+      }
+    }
+  }
+  for (const small of [...groups].sort((a, b) => a.members.length - b.members.length)) {
+    if (small.members.length >= settings.minPages) continue;
+    const nearest = nearestGroup(small.signature, groups.filter((group) => group !== small && group.members.length >= small.members.length));
+    if (nearest && nearest.similarity >= settings.nearEnough) merge(nearest.group, small);
+  }
+
+  return groups
+    .sort((a, b) => b.members.length - a.members.length)
+    .map((group) => {
+      const patterns = [...group.patterns].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([pattern]) => pattern);
+      return { key: patterns[0] as string, urlPatterns: patterns, signature: [...group.signature].sort(), members: group.members.sort((a, b) => a - b) };
+    });
+}
+
+function nearestGroup(signature: ReadonlySet<string>, groups: readonly Group[]): { group: Group; similarity: number } | undefined {
+  let best: { group: Group; similarity: number } | undefined;
+  for (const group of groups) {
+    const similarity = jaccard(signature, group.signature);
+    if (!best || similarity > best.similarity) best = { group, similarity };
+  }
+  return best;
+}
+
+/** What `clusterFor` needs of a cluster. */
+export interface ClusterShape {
+  urlPatterns: readonly string[];
+  signature: readonly string[];
+}
+
+/**
+ * The cluster a page belongs to: the one listing its URL pattern, else the one whose signature is
+ * nearest its structure if near enough (a page type met under a new URL), else none.
+ */
+export function clusterFor<Cluster extends ClusterShape>(page: SitePage, clusters: readonly Cluster[], nearEnough = DEFAULTS.nearEnough): Cluster | undefined {
+  const pattern = urlPattern(page.url);
+  const byUrl = clusters.find((cluster) => cluster.urlPatterns.includes(pattern));
+  if (byUrl) return byUrl;
+  const structure = structureOf(page.html);
+  let best: { cluster: Cluster; similarity: number } | undefined;
+  for (const cluster of clusters) {
+    const similarity = jaccard(structure, new Set(cluster.signature));
+    if (!best || similarity > best.similarity) best = { cluster, similarity };
+  }
+  return best && best.similarity >= nearEnough ? best.cluster : undefined;
+}

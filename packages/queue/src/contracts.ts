@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+const id = z.number().int().positive();
+
+/**
+ * One contract per queue: what a job of that queue carries. Jobs carry ids, never page bodies;
+ * every worker validates its payload before acting on it.
+ */
+export const JOB_CONTRACTS = {
+  /** Run one recorded crawl (its row holds the site and the state an operator can change). */
+  crawl: z.object({ crawlId: id }).strict(),
+  /** Prepare a site's templates again. */
+  template: z.object({ siteId: id, reason: z.enum(['first-pages', 'crawl-finished', 'schedule', 'manual']) }).strict(),
+  /** Extract one stored page. */
+  extract: z.object({ pageId: id }).strict(),
+  /** Put one page's extraction into the search index. */
+  index: z.object({ pageId: id }).strict(),
+} as const;
+
+export type QueueName = keyof typeof JOB_CONTRACTS;
+export type JobPayload<Name extends QueueName> = z.infer<(typeof JOB_CONTRACTS)[Name]>;
+export const QUEUE_NAMES = Object.keys(JOB_CONTRACTS) as QueueName[];
+
+export class JobPayloadError extends Error {
+  override readonly name = 'JobPayloadError';
+}
+
+export function parseJobPayload<Name extends QueueName>(queue: Name, data: unknown): JobPayload<Name> {
+  const parsed = JOB_CONTRACTS[queue].safeParse(data);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'payload'}: ${issue.message}`);
+    throw new JobPayloadError(`invalid ${queue} job payload ${JSON.stringify(data)}: ${problems.join('; ')}`);
+  }
+  return parsed.data as JobPayload<Name>;
+}

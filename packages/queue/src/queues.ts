@@ -1,0 +1,141 @@
+import { Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job, type JobsOptions } from 'bullmq';
+import { parseJobPayload, QUEUE_NAMES, type JobPayload, type QueueName } from './contracts.js';
+
+export interface QueueSettings {
+  connection: ConnectionOptions;
+  /** Prefix of every key, so deployments can share one Redis. */
+  prefix: string;
+  /** Attempts per job before it is kept as failed. */
+  attempts: number;
+  /** First retry delay; each later one doubles it. */
+  backoffMs: number;
+  /** A worker's lock on a job; a dead worker's jobs are taken back once it lapses. */
+  lockMs: number;
+}
+
+export interface QueueCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+  completed: number;
+}
+
+export interface FailedJob {
+  queue: QueueName;
+  id: string;
+  payload: unknown;
+  error: string;
+  attempts: number;
+  failedAt: Date | null;
+}
+
+/**
+ * The pipeline's queues. Every job passes its queue's contract before it is added; retries back
+ * off exponentially; completed jobs are trimmed, failed ones kept so that `status` shows them.
+ */
+export class PipelineQueues {
+  readonly #queues: Map<QueueName, Queue>;
+
+  constructor(readonly settings: QueueSettings) {
+    const defaultJobOptions: JobsOptions = {
+      attempts: settings.attempts,
+      backoff: { type: 'exponential', delay: settings.backoffMs },
+      removeOnComplete: { count: 1000 },
+      removeOnFail: false,
+    };
+    this.#queues = new Map(QUEUE_NAMES.map((name) => [name, new Queue(name, { connection: settings.connection, prefix: settings.prefix, defaultJobOptions })]));
+  }
+
+  queue(name: QueueName): Queue {
+    return this.#queues.get(name) as Queue;
+  }
+
+  async add<Name extends QueueName>(name: Name, payload: JobPayload<Name>, options: JobsOptions = {}): Promise<void> {
+    await this.queue(name).add(name, parseJobPayload(name, payload), options);
+  }
+
+  async addBulk<Name extends QueueName>(name: Name, payloads: readonly JobPayload<Name>[]): Promise<void> {
+    const jobs = payloads.map((payload) => ({ name, data: parseJobPayload(name, payload) }));
+    for (let start = 0; start < jobs.length; start += 1000) await this.queue(name).addBulk(jobs.slice(start, start + 1000));
+  }
+
+  async counts(): Promise<Record<QueueName, QueueCounts>> {
+    const entries = await Promise.all(
+      QUEUE_NAMES.map(async (name) => {
+        const counts = await this.queue(name).getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'waiting-children');
+        const count = (key: string) => counts[key] ?? 0;
+        return [name, { waiting: count('waiting') + count('prioritized') + count('waiting-children'), active: count('active'), delayed: count('delayed'), failed: count('failed'), completed: count('completed') }] as const;
+      }),
+    );
+    return Object.fromEntries(entries) as Record<QueueName, QueueCounts>;
+  }
+
+  async failedJobs(limit = 50): Promise<FailedJob[]> {
+    const lists = await Promise.all(
+      QUEUE_NAMES.map(async (name) =>
+        (await this.queue(name).getFailed(0, limit - 1)).map(
+          (job): FailedJob => ({
+            queue: name,
+            id: job.id ?? '?',
+            payload: job.data,
+            error: job.failedReason,
+            attempts: job.attemptsMade,
+            failedAt: job.finishedOn ? new Date(job.finishedOn) : null,
+          }),
+        ),
+      ),
+    );
+    return lists.flat().sort((a, b) => (b.failedAt?.getTime() ?? 0) - (a.failedAt?.getTime() ?? 0)).slice(0, limit);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#queues.values()].map((queue) => queue.close()));
+  }
+}
+
+export interface WorkerOptions {
+  concurrency?: number;
+  /** Called once a job has used its last attempt, with the validated payload when it had one. */
+  onGiveUp?: (payload: unknown, error: Error, attempts: number) => Promise<void>;
+}
+
+/**
+ * Starts a worker for one queue. The payload is validated first: an invalid one fails the job at
+ * once (retrying cannot fix it) and stays visible among the failed jobs. A handler throws
+ * `UnrecoverableError` for the same reason (a page that no longer exists, say).
+ */
+export function startWorker<Name extends QueueName>(
+  settings: QueueSettings,
+  name: Name,
+  handle: (payload: JobPayload<Name>, job: Job) => Promise<unknown>,
+  options: WorkerOptions = {},
+): Worker {
+  const worker = new Worker(
+    name,
+    async (job) => {
+      let payload: JobPayload<Name>;
+      try {
+        payload = parseJobPayload(name, job.data);
+      } catch (error) {
+        throw new UnrecoverableError((error as Error).message);
+      }
+      return handle(payload, job);
+    },
+    {
+      connection: settings.connection,
+      prefix: settings.prefix,
+      concurrency: options.concurrency ?? 1,
+      lockDuration: settings.lockMs,
+      stalledInterval: settings.lockMs,
+    },
+  );
+  worker.on('failed', (job, error) => {
+    if (!job || !options.onGiveUp) return;
+    const finalAttempt = job.attemptsMade >= (job.opts.attempts ?? 1) || error instanceof UnrecoverableError;
+    if (finalAttempt) void options.onGiveUp(job.data, error, job.attemptsMade).catch(() => undefined);
+  });
+  // Connection errors are retried by ioredis; without a listener they would crash the process.
+  worker.on('error', () => undefined);
+  return worker;
+}

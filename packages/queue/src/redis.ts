@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConnectionOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+
+/** ioredis options for a `redis://` or `rediss://` URL; workers need `maxRetriesPerRequest: null`. */
+export function redisOptionsFromUrl(url: string): ConnectionOptions {
+  const parsed = new URL(url);
+  const db = parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0;
+  if (!Number.isInteger(db) || db < 0) throw new RangeError(`REDIS_URL: "${parsed.pathname}" is not a database number`);
+  return {
+    host: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : 6379,
+    username: parsed.username ? decodeURIComponent(parsed.username) : undefined,
+    password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
+    db,
+    ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
+    maxRetriesPerRequest: null,
+  };
+}
+
+export class RedisUnavailableError extends Error {
+  override readonly name = 'RedisUnavailableError';
+}
+
+export interface PrivateRedis {
+  readonly options: ConnectionOptions;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a `redis-server` child that only this process uses: it listens on a Unix socket in a
+ * fresh temporary directory (no TCP port to collide with), keeps nothing on disk, and is stopped
+ * on `stop()` or when this process exits.
+ */
+export async function startPrivateRedis(binary = 'redis-server'): Promise<PrivateRedis> {
+  const dir = await mkdtemp(join(tmpdir(), 'winnow-redis-'));
+  const socket = join(dir, 'redis.sock');
+  const child = spawn(binary, ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const stopChild = () => child.kill('SIGTERM');
+  process.once('exit', stopChild);
+  try {
+    await waitUntilReady(child, socket, binary);
+  } catch (error) {
+    process.off('exit', stopChild);
+    child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    options: { path: socket, maxRetriesPerRequest: null },
+    async stop() {
+      process.off('exit', stopChild);
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitUntilReady(child: ChildProcess, socket: string, binary: string): Promise<void> {
+  const failed = new Promise<never>((_, reject) => {
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new RedisUnavailableError(
+          error.code === 'ENOENT'
+            ? `"${binary}" was not found: install Redis (Debian: apt-get install redis-server) or set REDIS_URL to a running server`
+            : `could not start ${binary}: ${error.message}`,
+        ),
+      ),
+    );
+    child.once('exit', (code) => reject(new RedisUnavailableError(`${binary} exited with code ${code} before it was ready`)));
+  });
+  failed.catch(() => undefined); // it rejects again when the server stops later; only the race below reads it
+  const ready = (async () => {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const client = new Redis({ path: socket, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      client.on('error', () => undefined); // the attempt's rejection says it; no second report
+      try {
+        await client.connect();
+        await client.ping();
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } finally {
+        client.disconnect();
+      }
+    }
+    throw new RedisUnavailableError(`${binary} did not answer on ${socket} within 5 s`);
+  })();
+  await Promise.race([ready, failed]);
+}

@@ -1,0 +1,1 @@
+export { freePort, startRedisServer, type RedisServer } from './redisServer.js';

@@ -1,0 +1,25 @@
+export { createLogger, EmbeddedDatabaseBusyError, openRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+export {
+  addSite,
+  crawlStatus,
+  InvalidRequestError,
+  isIdle,
+  listSites,
+  MAX_PAGE_SIZE,
+  pipelineStatus,
+  removeSite,
+  replaceSite,
+  requestTemplates,
+  requireSite,
+  search,
+  SiteNotFoundError,
+  startCrawl,
+  stopCrawl,
+  syncTemplateSchedule,
+  templateScheduleId,
+  waitForIdle,
+  type PipelineStatus,
+  type SearchParams,
+  type SiteStatus,
+} from './operations.js';
+export { runStandalone, type Service } from './service.js';

@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError, type Env } from '@winnow/config';
+import { PipelineQueues, redisOptionsFromUrl, startPrivateRedis, type PrivateRedis, type QueueSettings } from '@winnow/queue';
+import { PostgresSearchIndex, type SearchIndex } from '@winnow/search';
+import { migrate, openDb, type Db } from '@winnow/storage';
+import { pino, type Logger } from 'pino';
+import lockfile from 'proper-lockfile';
+
+/** What every service works with, opened once per process from the configuration. */
+export interface Runtime {
+  readonly env: Env;
+  readonly db: Db;
+  readonly queues: PipelineQueues;
+  readonly queueSettings: QueueSettings;
+  readonly search: SearchIndex;
+  readonly log: Logger;
+  /** True when Redis is a private child of this process: queued work lives only as long as it does. */
+  readonly privateRedis: boolean;
+  close(): Promise<void>;
+}
+
+export class EmbeddedDatabaseBusyError extends Error {
+  override readonly name = 'EmbeddedDatabaseBusyError';
+}
+
+export interface RuntimeOptions {
+  log?: Logger;
+}
+
+export function createLogger(env: Env, name: string): Logger {
+  return pino({ name, level: env.WINNOW_LOG_LEVEL }, pino.destination(2));
+}
+
+/**
+ * Opens the database (Postgres by `DATABASE_URL`, else PGlite in `WINNOW_DATA_DIR`, migrated
+ * either way), Redis (by `REDIS_URL`, else a private `redis-server`) and the search index.
+ * PGlite is one process's database: a lock in its directory makes a second process fail with a
+ * clear message instead of corrupting it.
+ */
+export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {
+  const log = options.log ?? createLogger(env, 'winnow');
+  const cleanups: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => log.warn({ err: error }, 'cleanup failed'));
+  };
+  try {
+    if (env.ELASTICSEARCH_URL) {
+      throw new ConfigError('ELASTICSEARCH_URL is set, but this build indexes into Postgres only; unset it to use the Postgres full-text index');
+    }
+    if (!env.DATABASE_URL && env.WINNOW_DATA_DIR !== 'memory') cleanups.push(await lockDataDir(env.WINNOW_DATA_DIR));
+    const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.WINNOW_DATA_DIR });
+    cleanups.push(() => db.close());
+    const applied = await migrate(db);
+    if (applied.length > 0) log.info({ applied }, 'migrations applied');
+
+    let redis: PrivateRedis | undefined;
+    if (!env.REDIS_URL) {
+      redis = await startPrivateRedis();
+      cleanups.push(() => (redis as PrivateRedis).stop());
+    }
+    const queueSettings: QueueSettings = {
+      connection: redis ? redis.options : redisOptionsFromUrl(env.REDIS_URL as string),
+      prefix: env.WINNOW_QUEUE_PREFIX,
+      attempts: env.WINNOW_JOB_ATTEMPTS,
+      backoffMs: env.WINNOW_JOB_BACKOFF_MS,
+      lockMs: env.WINNOW_JOB_LOCK_MS,
+    };
+    const queues = new PipelineQueues(queueSettings);
+    cleanups.push(() => queues.close());
+    const search = new PostgresSearchIndex(db);
+    await search.ensureReady();
+    return { env, db, queues, queueSettings, search, log, privateRedis: redis !== undefined, close: closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const dir = resolve(dataDir);
+  mkdirSync(dir, { recursive: true });
+  try {
+    const release = await lockfile.lock(dir, { lockfilePath: `${dir}.lock`, retries: 0 });
+    return release;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
+      throw new EmbeddedDatabaseBusyError(
+        `the embedded database in ${dir} is in use by another winnow process (such as \`winnow up\`): use that process's HTTP API, stop it, or set DATABASE_URL to a Postgres server`,
+      );
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,52 @@
+import type { ParsedQuery } from './query.js';
+
+const FRAGMENT_CHARS = 160;
+const MAX_FRAGMENTS = 3;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Matches every phrase (its words with any non-word characters between) and every term. */
+export function matcherFor(query: ParsedQuery): RegExp {
+  const alternatives = [...query.phrases.map((words) => words.map(escapeRegExp).join('[^\\p{L}\\p{N}]+')), ...query.terms.map(escapeRegExp)];
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+}
+
+/**
+ * Up to three fragments of `text` around the query's matches, HTML-escaped, each match wrapped in
+ * `<mark>`. A phrase is marked as one span, even where it crosses a block boundary.
+ */
+export function highlight(text: string, query: ParsedQuery): string[] {
+  const fragments: string[] = [];
+  let coveredTo = 0;
+  for (const match of text.matchAll(matcherFor(query))) {
+    if (fragments.length === MAX_FRAGMENTS) break;
+    const start = match.index;
+    if (start < coveredTo) continue;
+    const end = start + match[0].length;
+    const context = Math.max(0, Math.floor((FRAGMENT_CHARS - match[0].length) / 2));
+    const from = wordBoundaryBefore(text, Math.max(coveredTo, start - context));
+    const to = wordBoundaryAfter(text, Math.min(text.length, end + context));
+    const fragment = `${from > 0 ? '…' : ''}${escapeHtml(text.slice(from, start))}<mark>${escapeHtml(match[0])}</mark>${escapeHtml(text.slice(end, to))}${to < text.length ? '…' : ''}`;
+    fragments.push(fragment.replace(/\s+/g, ' '));
+    coveredTo = to;
+  }
+  return fragments;
+}
+
+function wordBoundaryBefore(text: string, index: number): number {
+  if (index === 0) return 0;
+  const space = text.indexOf(' ', index);
+  return space === -1 ? index : space + 1;
+}
+
+function wordBoundaryAfter(text: string, index: number): number {
+  if (index >= text.length) return text.length;
+  const space = text.lastIndexOf(' ', index);
+  return space === -1 ? index : space;
+}

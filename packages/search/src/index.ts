@@ -1,0 +1,4 @@
+export { highlight, matcherFor } from './highlight.js';
+export { PostgresSearchIndex } from './postgresIndex.js';
+export { MAX_QUERY_LENGTH, parseQuery, QueryError, wordsOf, type ParsedQuery } from './query.js';
+export { documentIdFor, type IndexDocument, type SearchHit, type SearchIndex, type SearchRequest, type SearchResponse } from './searchIndex.js';

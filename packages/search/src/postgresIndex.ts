@@ -1,0 +1,83 @@
+import type { Queryable } from '@winnow/storage';
+import { highlight } from './highlight.js';
+import type { IndexDocument, SearchIndex, SearchRequest, SearchResponse } from './searchIndex.js';
+
+/**
+ * The embedded default index: Postgres full-text search over `search_documents` (migration
+ * 0001). The tsquery finds candidates through the GIN index — phrases with the phrase operator
+ * (`phraseto_tsquery`), terms with `&` — and each phrase is then checked on `norm_text`, the main
+ * text's words one space apart, so that a quoted phrase matches exactly its words in order and
+ * nothing the tsvector parser would also accept.
+ */
+export class PostgresSearchIndex implements SearchIndex {
+  readonly kind = 'postgres';
+
+  constructor(private readonly db: Queryable) {}
+
+  async ensureReady(): Promise<void> {
+    // The table belongs to the migrations; check it is there so a missing migration fails here.
+    await this.db.query('SELECT 1 FROM search_documents LIMIT 1');
+  }
+
+  async upsert(documents: readonly IndexDocument[]): Promise<void> {
+    if (documents.length === 0) return;
+    await this.db.query(
+      `INSERT INTO search_documents (doc_id, page_id, site, url, title, main_text, template_version, extracted_at)
+       SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::timestamptz[])
+       ON CONFLICT (doc_id) DO UPDATE SET page_id = excluded.page_id, site = excluded.site, url = excluded.url, title = excluded.title,
+         main_text = excluded.main_text, template_version = excluded.template_version, extracted_at = excluded.extracted_at, indexed_at = now()`,
+      [
+        documents.map((doc) => doc.docId),
+        documents.map((doc) => doc.pageId),
+        documents.map((doc) => doc.site),
+        documents.map((doc) => doc.url),
+        documents.map((doc) => doc.title),
+        documents.map((doc) => doc.mainText),
+        documents.map((doc) => doc.templateVersion),
+        documents.map((doc) => doc.extractedAt.toISOString()),
+      ],
+    );
+  }
+
+  async removeSite(site: string): Promise<void> {
+    await this.db.query('DELETE FROM search_documents WHERE site = $1', [site]);
+  }
+
+  async search(request: SearchRequest): Promise<SearchResponse> {
+    const params: unknown[] = [];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const tsqueries = [
+      ...request.query.phrases.map((words) => `phraseto_tsquery('simple', ${param(words.join(' '))})`),
+      ...request.query.terms.map((term) => `plainto_tsquery('simple', ${param(term)})`),
+    ];
+    const conditions = [
+      `search_vector @@ (${tsqueries.join(' && ')})`,
+      ...request.query.phrases.map((words) => `norm_text LIKE ${param(`% ${words.join(' ')} %`)}`),
+      ...(request.site ? [`site = ${param(request.site)}`] : []),
+    ];
+    const where = conditions.join(' AND ');
+    const [counted] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM search_documents WHERE ${where}`, params);
+    const rank = `ts_rank(search_vector, ${tsqueries.join(' && ')})`;
+    const rows = await this.db.query<{ doc_id: string; url: string; site: string; title: string; main_text: string; score: number }>(
+      `SELECT doc_id, url, site, title, main_text, ${rank}::float8 AS score FROM search_documents WHERE ${where}
+        ORDER BY score DESC, url LIMIT ${param(request.limit)} OFFSET ${param(request.offset)}`,
+      params,
+    );
+    return {
+      total: counted?.total ?? 0,
+      hits: rows.map((row) => ({ docId: row.doc_id, url: row.url, site: row.site, title: row.title, score: row.score, highlights: highlight(row.main_text, request.query) })),
+    };
+  }
+
+  async count(site?: string): Promise<number> {
+    const [row] = await this.db.query<{ count: number }>('SELECT count(*)::int AS count FROM search_documents WHERE $1::text IS NULL OR site = $1', [site ?? null]);
+    return row?.count ?? 0;
+  }
+
+  async close(): Promise<void> {
+    // The database belongs to whoever opened it.
+  }
+}

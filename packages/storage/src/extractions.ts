@@ -1,0 +1,124 @@
+import type { ExtractedBlock } from '@winnow/extract';
+import type { Queryable } from './db.js';
+
+export interface Extraction {
+  pageId: number;
+  contentHash: string;
+  method: string;
+  templateId: number | null;
+  templateVersion: number | null;
+  title: string | null;
+  blocks: ExtractedBlock[];
+  mainText: string;
+  warnings: string[];
+  needsReextract: boolean;
+  extractedAt: Date;
+}
+
+interface ExtractionRow {
+  page_id: number;
+  content_hash: string;
+  method: string;
+  template_id: number | null;
+  template_version: number | null;
+  title: string | null;
+  blocks: ExtractedBlock[];
+  main_text: string;
+  warnings: string[];
+  needs_reextract: boolean;
+  extracted_at: Date;
+}
+
+const COLUMNS = 'page_id, content_hash, method, template_id, template_version, title, blocks, main_text, warnings, needs_reextract, extracted_at';
+
+function toExtraction(row: ExtractionRow): Extraction {
+  return {
+    pageId: row.page_id,
+    contentHash: row.content_hash,
+    method: row.method,
+    templateId: row.template_id,
+    templateVersion: row.template_version,
+    title: row.title,
+    blocks: row.blocks,
+    mainText: row.main_text,
+    warnings: row.warnings,
+    needsReextract: row.needs_reextract,
+    extractedAt: row.extracted_at,
+  };
+}
+
+/** Replaces a page's extraction and clears its extraction failure, if any. */
+export async function saveExtraction(db: Queryable, extraction: Omit<Extraction, 'extractedAt'>): Promise<Extraction> {
+  const rows = await db.query<ExtractionRow>(
+    `INSERT INTO extractions (page_id, content_hash, method, template_id, template_version, title, blocks, main_text, warnings, needs_reextract, extracted_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())
+     ON CONFLICT (page_id) DO UPDATE SET content_hash = excluded.content_hash, method = excluded.method, template_id = excluded.template_id,
+       template_version = excluded.template_version, title = excluded.title, blocks = excluded.blocks, main_text = excluded.main_text,
+       warnings = excluded.warnings, needs_reextract = excluded.needs_reextract, extracted_at = now()
+     RETURNING ${COLUMNS}`,
+    [
+      extraction.pageId,
+      extraction.contentHash,
+      extraction.method,
+      extraction.templateId,
+      extraction.templateVersion,
+      extraction.title,
+      JSON.stringify(extraction.blocks),
+      extraction.mainText,
+      JSON.stringify(extraction.warnings),
+      extraction.needsReextract,
+    ],
+  );
+  await db.query(`DELETE FROM page_failures WHERE page_id = $1 AND stage = 'extract'`, [extraction.pageId]);
+  return toExtraction(rows[0] as ExtractionRow);
+}
+
+export async function findExtraction(db: Queryable, pageId: number): Promise<Extraction | undefined> {
+  const rows = await db.query<ExtractionRow>(`SELECT ${COLUMNS} FROM extractions WHERE page_id = $1`, [pageId]);
+  return rows[0] && toExtraction(rows[0]);
+}
+
+/**
+ * A site's stored pages whose extraction is missing, stale (the body changed), marked for
+ * re-extraction, or made with an older template version than the current one.
+ */
+export async function pagesToExtract(db: Queryable, siteId: number): Promise<number[]> {
+  const rows = await db.query<{ id: number }>(
+    `SELECT p.id FROM pages p JOIN sites s ON s.id = p.site_id LEFT JOIN extractions e ON e.page_id = p.id
+      WHERE p.site_id = $1 AND p.content_hash IS NOT NULL
+        AND (e.page_id IS NULL OR e.content_hash <> p.content_hash OR e.needs_reextract
+             OR coalesce(e.template_version, 0) < s.template_version)
+      ORDER BY p.id`,
+    [siteId],
+  );
+  return rows.map((row) => row.id);
+}
+
+export interface IndexablePage {
+  pageId: number;
+  site: string;
+  url: string;
+  title: string;
+  mainText: string;
+  templateVersion: number | null;
+  extractedAt: Date;
+}
+
+/** What the indexer needs of the given pages' current extractions (pages without one are absent). */
+export async function indexablePages(db: Queryable, pageIds: readonly number[]): Promise<IndexablePage[]> {
+  const rows = await db.query<{ page_id: number; site: string; url: string; title: string | null; main_text: string; template_version: number | null; extracted_at: Date }>(
+    `SELECT e.page_id, s.name AS site, p.url, e.title, e.main_text, e.template_version, e.extracted_at
+       FROM extractions e JOIN pages p ON p.id = e.page_id JOIN sites s ON s.id = p.site_id
+      WHERE e.page_id = ANY($1::int[])`,
+    [pageIds],
+  );
+  return rows.map((row) => ({
+    pageId: row.page_id,
+    site: row.site,
+    url: row.url,
+    title: row.title ?? '',
+    mainText: row.main_text,
+    templateVersion: row.template_version,
+    extractedAt: row.extracted_at,
+  }));
+}

@@ -1,0 +1,72 @@
+import type { Queryable } from './db.js';
+
+export type Stage = 'extract' | 'index';
+
+export interface PageFailure {
+  pageId: number;
+  url: string;
+  site: string;
+  stage: Stage;
+  error: string;
+  attempts: number;
+  failedAt: Date;
+}
+
+/** Keeps a page's failure visible after its stage's last retry. */
+export async function recordPageFailure(db: Queryable, pageId: number, stage: Stage, error: string, attempts: number): Promise<void> {
+  await db.query(
+    `INSERT INTO page_failures (page_id, stage, error, attempts) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (page_id, stage) DO UPDATE SET error = excluded.error, attempts = excluded.attempts, failed_at = now()`,
+    [pageId, stage, error, attempts],
+  );
+}
+
+export async function clearPageFailure(db: Queryable, pageId: number, stage: Stage): Promise<void> {
+  await db.query('DELETE FROM page_failures WHERE page_id = $1 AND stage = $2', [pageId, stage]);
+}
+
+export async function listPageFailures(db: Queryable, limit = 100): Promise<PageFailure[]> {
+  const rows = await db.query<{ page_id: number; url: string; site: string; stage: Stage; error: string; attempts: number; failed_at: Date }>(
+    `SELECT f.page_id, p.url, s.name AS site, f.stage, f.error, f.attempts, f.failed_at
+       FROM page_failures f JOIN pages p ON p.id = f.page_id JOIN sites s ON s.id = p.site_id
+      ORDER BY f.failed_at DESC LIMIT $1`,
+    [limit],
+  );
+  return rows.map((row) => ({ pageId: row.page_id, url: row.url, site: row.site, stage: row.stage, error: row.error, attempts: row.attempts, failedAt: row.failed_at }));
+}
+
+export interface SiteCounts {
+  site: string;
+  pages: number;
+  stored: number;
+  rejected: number;
+  extracted: number;
+  failedExtract: number;
+  failedIndex: number;
+  templateVersion: number;
+}
+
+/** Per-site progress through the pipeline, for `status`. */
+export async function siteCounts(db: Queryable): Promise<SiteCounts[]> {
+  const rows = await db.query<{ site: string; pages: number; stored: number; rejected: number; extracted: number; failed_extract: number; failed_index: number; template_version: number }>(
+    `SELECT s.name AS site, s.template_version,
+            count(p.id)::int AS pages,
+            count(p.content_hash)::int AS stored,
+            count(p.fetch_error)::int AS rejected,
+            count(e.page_id) FILTER (WHERE e.content_hash = p.content_hash)::int AS extracted,
+            (SELECT count(*)::int FROM page_failures f JOIN pages q ON q.id = f.page_id WHERE q.site_id = s.id AND f.stage = 'extract') AS failed_extract,
+            (SELECT count(*)::int FROM page_failures f JOIN pages q ON q.id = f.page_id WHERE q.site_id = s.id AND f.stage = 'index') AS failed_index
+       FROM sites s LEFT JOIN pages p ON p.site_id = s.id LEFT JOIN extractions e ON e.page_id = p.id
+      GROUP BY s.id ORDER BY s.name`,
+  );
+  return rows.map((row) => ({
+    site: row.site,
+    pages: row.pages,
+    stored: row.stored,
+    rejected: row.rejected,
+    extracted: row.extracted,
+    failedExtract: row.failed_extract,
+    failedIndex: row.failed_index,
+    templateVersion: row.template_version,
+  }));
+}

@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { Umzug, type UmzugStorage } from 'umzug';
+import type { Db, Queryable } from './db.js';
+
+/** The repository's `migrations/` folder: plain SQL files applied in name order. */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url));
+
+/** Serialises migrations between processes that start together (any 64-bit constant works). */
+const MIGRATION_LOCK = 7_262_011;
+
+/**
+ * Applies every pending migration with Umzug, recording applied names in `schema_migrations`.
+ * On a Postgres server an advisory lock held for the transaction keeps two starting services from
+ * migrating at once; PGlite has one connection, so it needs none. Returns the names applied now.
+ */
+export async function migrate(db: Db, directory: string = MIGRATIONS_DIR): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const umzug = new Umzug<Queryable>({
+      migrations: {
+        glob: ['*.sql', { cwd: directory }],
+        resolve: ({ name, path }) => ({
+          name,
+          up: async ({ context }) => context.exec(await readFile(path as string, 'utf8')),
+        }),
+      },
+      context: tx,
+      storage: tableStorage,
+      logger: undefined,
+    });
+    const applied = await umzug.up();
+    return applied.map((migration) => migration.name);
+  });
+}
+
+const tableStorage: UmzugStorage<Queryable> = {
+  async executed({ context }) {
+    const rows = await context.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
+    return rows.map((row) => row.name);
+  },
+  async logMigration({ name, context }) {
+    await context.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
+  },
+  async unlogMigration({ name, context }) {
+    await context.query('DELETE FROM schema_migrations WHERE name = $1', [name]);
+  },
+};

@@ -1,0 +1,68 @@
+import { parseSiteConfig, type SiteConfig } from '@winnow/config';
+import type { Queryable } from './db.js';
+
+export interface Site {
+  id: number;
+  name: string;
+  config: SiteConfig;
+  templateVersion: number;
+  createdAt: Date;
+}
+
+interface SiteRow {
+  id: number;
+  name: string;
+  config: unknown;
+  template_version: number;
+  created_at: Date;
+}
+
+const COLUMNS = 'id, name, config, template_version, created_at';
+
+/** Stored configurations are validated again on the way out: a bad row fails loudly, by name. */
+function toSite(row: SiteRow): Site {
+  return { id: row.id, name: row.name, config: parseSiteConfig(row.config), templateVersion: row.template_version, createdAt: row.created_at };
+}
+
+export class SiteExistsError extends Error {
+  override readonly name = 'SiteExistsError';
+}
+
+export async function insertSite(db: Queryable, config: SiteConfig): Promise<Site> {
+  const rows = await db.query<SiteRow>(`INSERT INTO sites (name, config) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING ${COLUMNS}`, [config.name, JSON.stringify(config)]);
+  const row = rows[0];
+  if (!row) throw new SiteExistsError(`site "${config.name}" already exists`);
+  return toSite(row);
+}
+
+/** Replaces a site's configuration (the name stays). */
+export async function updateSiteConfig(db: Queryable, name: string, config: SiteConfig): Promise<Site | undefined> {
+  const rows = await db.query<SiteRow>(`UPDATE sites SET config = $2, updated_at = now() WHERE name = $1 RETURNING ${COLUMNS}`, [name, JSON.stringify({ ...config, name })]);
+  return rows[0] && toSite(rows[0]);
+}
+
+export async function findSite(db: Queryable, name: string): Promise<Site | undefined> {
+  const rows = await db.query<SiteRow>(`SELECT ${COLUMNS} FROM sites WHERE name = $1`, [name]);
+  return rows[0] && toSite(rows[0]);
+}
+
+export async function findSiteById(db: Queryable, id: number): Promise<Site | undefined> {
+  const rows = await db.query<SiteRow>(`SELECT ${COLUMNS} FROM sites WHERE id = $1`, [id]);
+  return rows[0] && toSite(rows[0]);
+}
+
+export async function listSites(db: Queryable): Promise<Site[]> {
+  const rows = await db.query<SiteRow>(`SELECT ${COLUMNS} FROM sites ORDER BY name`);
+  return rows.map(toSite);
+}
+
+/** Deletes a site with its crawls, pages, templates and extractions; true if it existed. */
+export async function deleteSite(db: Queryable, name: string): Promise<boolean> {
+  const rows = await db.query('DELETE FROM sites WHERE name = $1 RETURNING id', [name]);
+  return rows.length > 0;
+}
+
+/** Makes `version` the site's current template version. */
+export async function setTemplateVersion(db: Queryable, siteId: number, version: number): Promise<void> {
+  await db.query('UPDATE sites SET template_version = $2, updated_at = now() WHERE id = $1', [siteId, version]);
+}

@@ -1,0 +1,1 @@
+export { createScratchDatabase, TEST_POSTGRES_URL, type ScratchDatabase } from './scratchDatabase.js';

@@ -1,0 +1,76 @@
+import { clusterFor, compileTemplate, decodeHtml, detect, documentTitle, extractMainBlock, type CompiledTemplate, type ExtractionResult } from '@winnow/extract';
+import { UnrecoverableError } from '@winnow/queue';
+import type { Runtime } from '@winnow/runtime';
+import { currentTemplateShapes, findPage, findSiteById, findTemplate, loadRawPage, saveExtraction, type Extraction } from '@winnow/storage';
+
+/**
+ * Compiled templates by template id. A new preparation stores new rows with new ids, so a new
+ * version is never served from the cache: each job reads the current version's ids (a small
+ * query) and compiles only the templates it has not seen.
+ */
+export class TemplateCache {
+  readonly #compiled = new Map<number, CompiledTemplate>();
+  readonly #capacity: number;
+
+  constructor(capacity = 64) {
+    this.#capacity = capacity;
+  }
+
+  async get(rt: Runtime, templateId: number): Promise<CompiledTemplate | undefined> {
+    const cached = this.#compiled.get(templateId);
+    if (cached) return cached;
+    const stored = await findTemplate(rt.db, templateId);
+    if (!stored) return undefined;
+    const compiled = compileTemplate(stored.template);
+    if (this.#compiled.size >= this.#capacity) this.#compiled.delete(this.#compiled.keys().next().value as number);
+    this.#compiled.set(templateId, compiled);
+    return compiled;
+  }
+}
+
+/**
+ * Extracts one stored page: with the template of its page-type cluster (FastCE detection,
+ * `fastce+`) when the site has one that fits; otherwise with the single-page fallback
+ * (`mainblock`: the deepest block holding most of the page's prose). A page read without any
+ * template of its site is marked for re-extraction, which the templater enqueues once templates
+ * exist. A missing page, or a body that is not a readable HTML document, fails for good.
+ */
+export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: number): Promise<Extraction> {
+  const page = await findPage(rt.db, pageId);
+  if (!page) throw new UnrecoverableError(`page ${pageId} does not exist`);
+  if (!page.contentHash) throw new UnrecoverableError(`page ${pageId} (${page.url}) has no stored body: ${page.fetchError ?? 'not fetched'}`);
+  const site = await findSiteById(rt.db, page.siteId);
+  if (!site) throw new UnrecoverableError(`the site of page ${pageId} no longer exists`);
+  const body = await loadRawPage(rt.db, page.contentHash);
+  if (!body) throw new UnrecoverableError(`page ${pageId}: body ${page.contentHash} is missing from raw_pages`);
+
+  let html: string;
+  let decodeWarnings: string[];
+  try {
+    ({ html, warnings: decodeWarnings } = decodeHtml(body, page.contentType ?? undefined));
+  } catch (error) {
+    throw new UnrecoverableError(`page ${pageId} (${page.url}): ${(error as Error).message}`);
+  }
+
+  const shapes = await currentTemplateShapes(rt.db, site.id);
+  const shape = clusterFor({ url: page.url, html }, shapes);
+  const compiled = shape && (await cache.get(rt, shape.id));
+  let result: ExtractionResult;
+  try {
+    result = compiled ? detect(compiled, html) : extractMainBlock(html);
+  } catch (error) {
+    throw new UnrecoverableError(`page ${pageId} (${page.url}): ${(error as Error).message}`);
+  }
+  return saveExtraction(rt.db, {
+    pageId,
+    contentHash: page.contentHash,
+    method: result.method,
+    templateId: compiled && shape ? shape.id : null,
+    templateVersion: site.templateVersion > 0 ? site.templateVersion : null,
+    title: documentTitle(html) || null,
+    blocks: result.blocks,
+    mainText: result.text,
+    warnings: [...decodeWarnings, ...result.warnings],
+    needsReextract: shapes.length === 0,
+  });
+}

@@ -1,0 +1,32 @@
+import { startWorker } from '@winnow/queue';
+import type { Runtime, Service } from '@winnow/runtime';
+import { recordPageFailure } from '@winnow/storage';
+import { extractPage, TemplateCache } from './extractPage.js';
+
+export { extractPage, TemplateCache } from './extractPage.js';
+
+/**
+ * Consumes `extract` jobs; each stored extraction enqueues the page for indexing. A page whose
+ * job used its last attempt is kept in `page_failures` with the error.
+ */
+export function startExtractor(rt: Runtime): Service {
+  const cache = new TemplateCache();
+  const worker = startWorker(
+    rt.queueSettings,
+    'extract',
+    async ({ pageId }) => {
+      const extraction = await extractPage(rt, cache, pageId);
+      await rt.queues.add('index', { pageId });
+      return { method: extraction.method, templateVersion: extraction.templateVersion, blocks: extraction.blocks.length };
+    },
+    {
+      concurrency: rt.env.WINNOW_EXTRACT_CONCURRENCY,
+      onGiveUp: async (payload, error, attempts) => {
+        const pageId = (payload as { pageId?: unknown }).pageId;
+        if (typeof pageId === 'number') await recordPageFailure(rt.db, pageId, 'extract', error.message, attempts).catch(() => undefined);
+        rt.log.error({ payload, err: error }, 'extraction failed for good');
+      },
+    },
+  );
+  return { close: () => worker.close() };
+}
