@@ -81,7 +81,6 @@ export async function runCrawl(rt: Runtime, crawlId: number): Promise<CrawlOutco
       requestQueue,
       maxRequestsPerCrawl: config.maxPages,
       maxConcurrency: config.concurrency,
-      sameDomainDelaySecs: config.delayMs / 1000,
       respectRobotsTxtFile: true,
       maxRequestRetries: 2,
       // Every response reaches the handler, so a non-HTML one is recorded at once, not retried.
@@ -100,6 +99,9 @@ export async function runCrawl(rt: Runtime, crawlId: number): Promise<CrawlOutco
             transformRequestFunction: (request) => ({ ...request, userData: { depth: depth + 1 } }),
           });
         }
+        // Politeness: the task pauses before its next request (Crawlee's sameDomainDelaySecs
+        // does not apply to IP-address hosts, which is what local and intranet sites often are).
+        if (config.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.delayMs));
       },
       failedRequestHandler: async ({ request, response }, error) => {
         await record(request.loadedUrl ?? request.url, { status: response?.statusCode ?? null, headers: {}, contentType: null, error: `fetch failed: ${error.message.split('\n')[0]}` });
