@@ -55,10 +55,36 @@ describe('winnow eval', () => {
 });
 
 describe('winnow demo', () => {
-  it('learns a template and prints the clean text of an unseen page', async () => {
-    const { stdout, stderr } = await winnow('demo', '--site', 'almanac');
-    assert.match(stderr, /Learned a fastce\+ template from 24 pages/);
-    assert.ok(stdout.split('\n').length > 5);
-    assert.ok(!/Discussion|Read next|written by volunteers/.test(stdout), stdout);
+  it('runs the whole pipeline on the demo web and prints exact-phrase hits', async () => {
+    const { stdout } = await winnow('demo', '--articles', '30');
+    for (const site of ['gazette', 'ledger', 'almanac']) assert.match(stdout, new RegExp(`${site}: crawl \\d+ finished; 33 pages stored`));
+    assert.match(stdout, /a phrase that runs through a <span>: "[^"]+"\n[1-9]\d* pages? match/);
+    assert.match(stdout, /a phrase that crosses two paragraphs: "[^"]+"\n[1-9]\d* pages? match/);
+    assert.match(stdout, /0 pages match "Winter tyres at half price"/);
+    assert.match(stdout, /«[^»]+»/, 'hits are highlighted');
+  });
+});
+
+describe('winnow, operating the embedded pipeline', () => {
+  it('adds, lists and removes sites, and refuses bad input with a clear error', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-cli-')), 'pglite');
+    const env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '' };
+    const inEnv = (...args: string[]) => run(process.execPath, [main, ...args], { env });
+    const failsInEnv = async (args: string[], message: RegExp) =>
+      assert.rejects(inEnv(...args), (error: { code?: number; stderr?: string }) => {
+        assert.notEqual(error.code, 0);
+        assert.match(error.stderr ?? '', message);
+        return true;
+      });
+    await inEnv('sites', 'add', 'example', '--seed', 'http://127.0.0.1:9/', '--max-pages', '5');
+    assert.match((await inEnv('sites', 'list')).stdout, /^example\thttp\tmax 5 pages\ttemplates v0\thttp:\/\/127\.0\.0\.1:9\//m);
+    await failsInEnv(['sites', 'add', 'example', '--seed', 'http://127.0.0.1:9/'], /site "example" already exists/);
+    await failsInEnv(['sites', 'add', 'other', '--seed', 'not-a-url'], /seeds\.0: must be an absolute http\(s\) URL/);
+    await failsInEnv(['crawl', 'nosuch'], /no site named "nosuch"/);
+    await failsInEnv(['search', '"unclosed'], /unclosed quote/);
+    await failsInEnv(['worker', 'nosuch'], /unknown worker "nosuch"/);
+    assert.match((await inEnv('search', 'anything')).stdout, /^0 pages match anything/);
+    await inEnv('sites', 'remove', 'example');
+    assert.match((await inEnv('sites', 'list')).stdout, /no sites/);
   });
 });

@@ -28,6 +28,8 @@ export const ENV_SCHEMA = z.object({
   WINNOW_DATA_DIR: optionalText.transform((value) => value ?? '.winnow/pglite'),
   WINNOW_API_HOST: optionalText.transform((value) => value ?? '127.0.0.1'),
   WINNOW_API_PORT: integer(8080, 0, 65535),
+  /** The Chromium that crawls of JavaScript-rendered sites drive (Debian: apt-get install chromium). */
+  WINNOW_CHROMIUM_PATH: optionalText.transform((value) => value ?? '/usr/bin/chromium'),
   WINNOW_LOG_LEVEL: z.preprocess((value) => (value === '' ? undefined : value), z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   /** Prefix of every BullMQ key, so that several deployments can share one Redis. */
   WINNOW_QUEUE_PREFIX: optionalText.transform((value) => value ?? 'winnow'),
