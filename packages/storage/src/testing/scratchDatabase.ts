@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** The Postgres server tests use: `WINNOW_TEST_POSTGRES_URL`, else the local server `.ci/run` starts. */
-export const TEST_POSTGRES_URL = process.env.WINNOW_TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The Postgres server tests use: `WINNOW_TEST_POSTGRES_URL`, else the local server `scripts/system-packages.sh test` starts (the password is what that script sets; a trust-auth server ignores it). */
+export const TEST_POSTGRES_URL = process.env.WINNOW_TEST_POSTGRES_URL || 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
 
 export interface ScratchDatabase {
   url: string;
