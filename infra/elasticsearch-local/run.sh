@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds the launcher if needed (Maven, from Maven Central) and runs a single-node Elasticsearch in
+# the foreground. stdout carries exactly one line, ELASTICSEARCH_URL=http://127.0.0.1:<port>, once
+# the cluster is healthy; everything else goes to stderr. SIGTERM stops it cleanly.
+# Arguments pass through: [--home <dir>] [--port <n>]. ES_JAVA_HEAP overrides the 1 GB heap.
+set -euo pipefail
+cd "$(dirname "$0")"
+jar=target/elasticsearch-local-0.1.0.jar
+if [ ! -f "$jar" ] || [ ! -d target/lib ] || [ -n "$(find src pom.xml -newer "$jar" -print -quit)" ]; then
+  mvn -q -B -Dstyle.color=never package -DskipTests >&2
+fi
+heap=${ES_JAVA_HEAP:-1g}
+exec java -Xms256m "-Xmx$heap" -XX:+UseSerialGC -Dlog4j2.level=WARN -cp "$jar:target/lib/*" org.elasticsearch.node.LocalElasticsearch "$@"
