@@ -6,8 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 jar=target/elasticsearch-local-0.1.0.jar
-if [ ! -f "$jar" ] || [ ! -d target/lib ] || [ -n "$(find src pom.xml -newer "$jar" -print -quit)" ]; then
-  mvn -q -B -Dstyle.color=never package -DskipTests >&2
-fi
+mkdir -p target
+# One build at a time: test files may start nodes in parallel on a fresh checkout.
+(
+  flock 9
+  if [ ! -f "$jar" ] || [ ! -d target/lib ] || [ -n "$(find src pom.xml -newer "$jar" -print -quit)" ]; then
+    mvn -q -B -Dstyle.color=never package -DskipTests >&2
+  fi
+) 9>target/.build.lock
 heap=${ES_JAVA_HEAP:-1g}
 exec java -Xms256m "-Xmx$heap" -XX:+UseSerialGC -Dlog4j2.level=WARN -cp "$jar:target/lib/*" org.elasticsearch.node.LocalElasticsearch "$@"

@@ -36,6 +36,12 @@ export const ENV_SCHEMA = z.object({
   WINNOW_EXTRACT_CONCURRENCY: integer(2, 1, 64),
   WINNOW_INDEX_BATCH_SIZE: integer(200, 1, 10_000),
   WINNOW_INDEX_FLUSH_MS: integer(250, 0, 60_000),
+  /** The Elasticsearch alias every read and write goes through. */
+  WINNOW_ES_ALIAS: optionalText.transform((value) => value ?? 'winnow-pages'),
+  /** Replicas of the Elasticsearch index: 0 for a single node, where a replica can never be placed. */
+  WINNOW_ES_REPLICAS: integer(0, 0, 10),
+  /** How long the indexer retries writes Elasticsearch refused with 429 or lost with the connection. */
+  WINNOW_INDEX_RETRY_MS: integer(300_000, 0, 3_600_000),
   /** A fetched body larger than this is recorded as failed and never extracted. */
   WINNOW_MAX_PAGE_BYTES: integer(5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
   /** Attempts per job before it is kept as failed; retries back off exponentially. */

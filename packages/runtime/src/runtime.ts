@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError, type Env } from '@winnow/config';
+import type { Env } from '@winnow/config';
 import { PipelineQueues, redisOptionsFromUrl, startPrivateRedis, type PrivateRedis, type QueueSettings } from '@winnow/queue';
-import { PostgresSearchIndex, type SearchIndex } from '@winnow/search';
+import { ElasticsearchIndex, PostgresSearchIndex, type SearchIndex } from '@winnow/search';
 import { migrate, openDb, type Db } from '@winnow/storage';
 import { pino, type Logger } from 'pino';
 import lockfile from 'proper-lockfile';
@@ -34,7 +34,8 @@ export function createLogger(env: Env, name: string): Logger {
 
 /**
  * Opens the database (Postgres by `DATABASE_URL`, else PGlite in `WINNOW_DATA_DIR`, migrated
- * either way), Redis (by `REDIS_URL`, else a private `redis-server`) and the search index.
+ * either way), Redis (by `REDIS_URL`, else a private `redis-server`) and the search index
+ * (Elasticsearch by `ELASTICSEARCH_URL`, else Postgres full-text search).
  * PGlite is one process's database: a lock in its directory makes a second process fail with a
  * clear message instead of corrupting it.
  */
@@ -45,9 +46,6 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => log.warn({ err: error }, 'cleanup failed'));
   };
   try {
-    if (env.ELASTICSEARCH_URL) {
-      throw new ConfigError('ELASTICSEARCH_URL is set, but this build indexes into Postgres only; unset it to use the Postgres full-text index');
-    }
     if (!env.DATABASE_URL && env.WINNOW_DATA_DIR !== 'memory') cleanups.push(await lockDataDir(env.WINNOW_DATA_DIR));
     const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.WINNOW_DATA_DIR });
     cleanups.push(() => db.close());
@@ -68,7 +66,10 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
     };
     const queues = new PipelineQueues(queueSettings);
     cleanups.push(() => queues.close());
-    const search = new PostgresSearchIndex(db);
+    const search: SearchIndex = env.ELASTICSEARCH_URL
+      ? new ElasticsearchIndex({ url: env.ELASTICSEARCH_URL, alias: env.WINNOW_ES_ALIAS, replicas: env.WINNOW_ES_REPLICAS, retryForMs: env.WINNOW_INDEX_RETRY_MS })
+      : new PostgresSearchIndex(db);
+    cleanups.push(() => search.close());
     await search.ensureReady();
     return { env, db, queues, queueSettings, search, log, privateRedis: redis !== undefined, close: closeAll };
   } catch (error) {

@@ -2,3 +2,4 @@ export { highlight, matcherFor } from './highlight.js';
 export { PostgresSearchIndex } from './postgresIndex.js';
 export { MAX_QUERY_LENGTH, parseQuery, QueryError, wordsOf, type ParsedQuery } from './query.js';
 export { documentIdFor, type IndexDocument, type SearchHit, type SearchIndex, type SearchRequest, type SearchResponse } from './searchIndex.js';
+export { ElasticsearchIndex, INDEX_BODY, type ElasticsearchIndexOptions } from './elasticsearchIndex.js';

@@ -1,0 +1,1 @@
+export { elasticsearchForTests, LAUNCHER, startLocalElasticsearch, type LocalElasticsearch, type LocalElasticsearchOptions } from './localElasticsearch.js';
