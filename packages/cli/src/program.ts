@@ -3,6 +3,7 @@ import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
 import { benchExtract } from '@winnow/eval';
 import { METHOD_NAMES } from '@winnow/extract';
 import { evalCommand } from './commands/eval.js';
+import { benchIndexCommand } from './commands/benchIndex.js';
 import { demoCommand } from './commands/demo.js';
 import {
   crawlCommand,
@@ -100,9 +101,14 @@ export function buildProgram(): Command {
     .option('--predictions <file>', 'also write one JSON line per scored page: {"id","site","text"}')
     .action(evalCommand);
 
-  program
-    .command('bench')
-    .description('speed benchmarks, as ratios against a baseline run in the same process')
+  const bench = program.command('bench').description('speed benchmarks, as ratios against a baseline run in the same process');
+  bench
+    .command('index')
+    .description('documents/s into a real Elasticsearch (ELASTICSEARCH_URL, else a local node): bulk helper against one request per document')
+    .option('--documents <n>', 'demo documents to write', positiveInteger, 10_000)
+    .option('--batch <n>', 'documents per bulk batch (the indexer\'s WINNOW_INDEX_BATCH_SIZE)', positiveInteger, 200)
+    .action(benchIndexCommand);
+  bench
     .command('extract')
     .description('detection ms/page of every template method on the same pages, and CE against FastCE on 10-300 pages of a site')
     .option('--data <dir>', 'folder of the datasets (daniel, dragnet, cleanportaleval); without them the demo corpus is used', '../shared/datasets')
