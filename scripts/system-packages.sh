@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Winnow needs and starts the services its tests use, only where
 # missing. Usage: system-packages.sh run   (redis-server: the embedded default's private Redis)
-#                 system-packages.sh test  (also Chromium and a PostgreSQL server on 127.0.0.1:5432)
+#                 system-packages.sh test  (also Chromium, Java and Maven for the local Elasticsearch,
+#                                           and a PostgreSQL server on 127.0.0.1:5432)
 set -euo pipefail
 mode=${1:-run}
 
@@ -18,6 +19,7 @@ command -v redis-server >/dev/null 2>&1 || apt_install redis-server
 
 if [ "$mode" = test ]; then
   [ -x /usr/bin/chromium ] || apt_install chromium
+  command -v mvn >/dev/null 2>&1 || apt_install maven default-jdk-headless
   if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
     command -v pg_ctlcluster >/dev/null 2>&1 || apt_install postgresql
     pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | sort -V | tail -1)" main start

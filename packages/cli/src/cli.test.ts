@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { freePort } from '@winnow/queue/testing';
 
 const main = fileURLToPath(new URL('./main.js', import.meta.url));
 const run = promisify(execFile);
@@ -86,5 +87,31 @@ describe('winnow, operating the embedded pipeline', () => {
     assert.match((await inEnv('search', 'anything')).stdout, /^0 pages match anything/);
     await inEnv('sites', 'remove', 'example');
     assert.match((await inEnv('sites', 'list')).stdout, /no sites/);
+  });
+});
+
+describe('winnow up', () => {
+  it('serves the API over the embedded default, keeps the database to itself, and stops on SIGTERM', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-up-')), 'pglite');
+    const port = await freePort();
+    const env = { ...process.env, WINNOW_DATA_DIR: dataDir, WINNOW_API_PORT: String(port), DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '' };
+    const up = spawn(process.execPath, [main, 'up'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => up.once('exit', resolve));
+    try {
+      let ready: Response | undefined;
+      for (let i = 0; i < 100 && ready?.status !== 200; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        ready = await fetch(`http://127.0.0.1:${port}/ready`).catch(() => undefined);
+      }
+      assert.equal(ready?.status, 200);
+      const created = await fetch(`http://127.0.0.1:${port}/sites`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'via-api', seeds: ['http://127.0.0.1:9/'] }) });
+      assert.equal(created.status, 201);
+      await assert.rejects(run(process.execPath, [main, 'sites', 'list'], { env }), (error: { stderr?: string }) => /in use by another winnow process/.test(error.stderr ?? ''));
+    } finally {
+      up.kill('SIGTERM');
+    }
+    assert.equal(await exited, 0);
+    const { stdout } = await run(process.execPath, [main, 'sites', 'list'], { env });
+    assert.match(stdout, /^via-api\t/m, 'what the API stored is there after a clean stop');
   });
 });

@@ -17,7 +17,7 @@ import {
   type Site,
   type SiteCounts,
 } from '@winnow/storage';
-import type { FailedJob, QueueCounts, QueueName } from '@winnow/queue';
+import { QUEUE_NAMES, type FailedJob, type QueueCounts, type QueueName } from '@winnow/queue';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -158,10 +158,7 @@ export async function isIdle(rt: Runtime): Promise<boolean> {
 /** Delayed jobs other than the next run of each template schedule (those are always there). */
 async function nonScheduledDelayed(rt: Runtime): Promise<number> {
   let delayed = 0;
-  for (const [name, queue] of [['crawl', rt.queues.queue('crawl')], ['template', rt.queues.queue('template')], ['extract', rt.queues.queue('extract')], ['index', rt.queues.queue('index')]] as const) {
-    const jobs = await queue.getDelayed();
-    delayed += name === 'template' ? jobs.filter((job) => !job.repeatJobKey).length : jobs.length;
-  }
+  for (const name of QUEUE_NAMES) delayed += (await rt.queues.queue(name).getDelayed()).filter((job) => !job.repeatJobKey).length;
   return delayed;
 }
 

@@ -9,6 +9,7 @@ import {
   type Runtime,
   type Service,
 } from '@winnow/runtime';
+import { startApi } from '@winnow/api';
 import { listTemplates } from '@winnow/storage';
 import { closeAll, followPipeline, openCommandRuntime, startWorkers, withRuntime, WORKER_NAMES, WORKERS } from '../pipeline.js';
 import { UsageError } from '../usageError.js';
@@ -31,8 +32,9 @@ async function serveUntilSignal(rt: Runtime, services: Service[]): Promise<void>
 export async function upCommand(): Promise<void> {
   const rt = await openCommandRuntime();
   const workers = await startWorkers(rt);
-  const api = await WORKERS.api!(rt);
-  process.stderr.write(`winnow is up: API on ${(api as { url?: string }).url}, ${rt.env.DATABASE_URL ? 'Postgres' : 'embedded PGlite'}, ${rt.privateRedis ? 'private redis-server' : 'Redis'}\n`);
+  const api = await startApi(rt);
+  const index = rt.search.kind === 'elasticsearch' ? 'Elasticsearch' : 'the Postgres full-text index';
+  process.stderr.write(`winnow is up: API on ${api.url}, ${rt.env.DATABASE_URL ? 'Postgres' : 'embedded PGlite'}, ${rt.privateRedis ? 'a private redis-server' : 'Redis'}, ${index}\n`);
   await serveUntilSignal(rt, [...workers, api]);
 }
 
