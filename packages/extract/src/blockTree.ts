@@ -1,5 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS, SKIPPED_TAGS } from './blockTags.js';
+import { isHiddenElement } from './hidden.js';
 import { checkedHtml, flatReadingWarning, flatText } from './input.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 
@@ -123,7 +124,7 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
           return;
         }
         if (tag === 'script') current.scripts++;
-        if (SKIPPED_TAGS.has(tag) || isHidden(attribs)) {
+        if (SKIPPED_TAGS.has(tag) || isHiddenElement(attribs)) {
           skipDepth = 1;
           element.skips = true;
           return;
@@ -191,14 +192,6 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
   // Blocks still open when the flat reading stopped the parser end with the page.
   for (let block: Block | null = current; block; block = block.parent) block.end = blocks.length;
   return { root, blocks, warnings };
-}
-
-const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
-
-function isHidden(attribs: Record<string, string>): boolean {
-  if (attribs['hidden'] !== undefined) return true;
-  const style = attribs['style'];
-  return style !== undefined && HIDDEN_STYLE.test(style);
 }
 
 function hintOf(attribs: Record<string, string>): string {

@@ -1,6 +1,7 @@
 import { decodeHTML } from 'entities';
 import { Parser } from 'htmlparser2';
 import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS } from './blockTags.js';
+import { isHiddenElement } from './hidden.js';
 import { checkedHtml } from './input.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { resultOf, type ExtractionResult } from './result.js';
@@ -99,20 +100,24 @@ function contentCodeVector(html: string, variant: BlurVariant): { vector: Float6
   };
   let open = 0;
   let flatFrom = -1;
+  const codeLikeOpen: boolean[] = [];
   const parser: Parser = new Parser(
     {
-      onopentag(name) {
+      onopentag(name, attribs) {
         if (++open > DEFAULT_LIMITS.maxOpenElements && flatFrom < 0) {
           flatFrom = parser.startIndex;
           parser.pause();
           return;
         }
         tag(name, parser.startIndex, parser.endIndex, false);
-        if (CODE_ELEMENTS.has(name)) codeDepth++;
+        // Text no reader sees (script, style, hidden elements) counts as code.
+        const codeLike = CODE_ELEMENTS.has(name) || isHiddenElement(attribs);
+        codeLikeOpen.push(codeLike);
+        if (codeLike) codeDepth++;
       },
       onclosetag(name, implied) {
         open--;
-        if (CODE_ELEMENTS.has(name)) codeDepth--;
+        if (codeLikeOpen.pop()) codeDepth--;
         tag(name, parser.startIndex, parser.endIndex, implied);
       },
       ontext(text) {

@@ -1,5 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS } from './blockTags.js';
+import { isHiddenElement } from './hidden.js';
 import { checkedHtml, flatReadingWarning, flatText } from './input.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { collapseWhitespace } from './whitespace.js';
@@ -18,7 +19,6 @@ export interface DomNode {
 
 /** Elements whose content is never visible text (WLR's notValid set, plus embedded documents). */
 const NOT_CONTENT = new Set(['head', 'meta', 'title', 'link', 'style', 'script', 'select', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas', 'textarea']);
-const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))/i;
 const MOVED_STYLE = /(?:^|;)\s*position\s*:\s*(?:absolute|fixed)/i;
 
 /**
@@ -50,7 +50,7 @@ export function buildDom(html: string, limits: Partial<Limits> = {}): { root: Do
           parser.pause();
           return;
         }
-        if (skipDepth > 0 || NOT_CONTENT.has(name) || attribs['hidden'] !== undefined || HIDDEN_STYLE.test(attribs['style'] ?? '')) {
+        if (skipDepth > 0 || NOT_CONTENT.has(name) || isHiddenElement(attribs)) {
           skipDepth++;
           stack.push('skip');
           return;
