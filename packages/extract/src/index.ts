@@ -24,3 +24,4 @@ export { parseTemplate, TEMPLATE_SCHEMA_VERSION, type FastCeParams, type StoredB
 export { clusterFor, clusterPages, structureOf, urlPattern, type ClusterOptions, type ClusterShape, type PageCluster, type SitePage } from './clusters.js';
 export { extractMainBlock } from './mainBlock.js';
 export { documentTitle } from './title.js';
+export { extractWithVge, VISUAL_DISTANCE_THRESHOLD, type RenderedElement, type RenderedPage } from './vge.js';

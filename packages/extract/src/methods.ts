@@ -1,3 +1,4 @@
+import { extractAuto } from './auto.js';
 import { extractWithBlurring } from './ccb.js';
 import { extractWithContentExtractor, prepareContentExtractor } from './contentExtractor.js';
 import { compileTemplate, detect } from './detect.js';
@@ -58,6 +59,12 @@ const METHODS: readonly ExtractionMethod[] = [
       const model = prepareContentExtractor(pages);
       return (html) => extractWithContentExtractor(model, html);
     },
+  },
+  {
+    name: 'auto',
+    kind: 'single',
+    description: 'the best single-page reading: Readability\'s article, cleaned by our block rules',
+    extract: extractAuto,
   },
   {
     name: 'mainblock',

@@ -19,6 +19,18 @@ const require = createRequire(import.meta.url);
  * Readability recurse, and took 81 s at 1,000 levels and overflowed the stack at 3,000 here.
  */
 export function extractWithReadability(html: string): ExtractionResult {
+  const { content, warnings } = readabilityArticle(html);
+  if (content === null) return resultOf('readability', [], [...warnings, 'Readability found no article']);
+  const tree = buildBlockTree(content);
+  return resultOf('readability', renderBlock(tree.root).lines, [...warnings, ...tree.warnings]);
+}
+
+/**
+ * The article HTML Readability finds on a page (null when it finds none). `keepClasses` keeps the
+ * elements' class attributes, which Readability strips by default, for readers that judge blocks
+ * by their names.
+ */
+export function readabilityArticle(html: string, options: { keepClasses?: boolean } = {}): { content: string | null; warnings: string[] } {
   const warnings: string[] = [];
   const page = checkedHtml(html, DEFAULT_LIMITS, warnings);
   const depth = nestingDepth(page, MAX_NESTING);
@@ -29,10 +41,8 @@ export function extractWithReadability(html: string): ExtractionResult {
   const { Readability } = require('@mozilla/readability') as typeof import('@mozilla/readability');
   const dom = new JSDOM(page, { virtualConsole: new VirtualConsole() });
   try {
-    const article = new Readability(dom.window.document).parse();
-    if (!article?.content) return resultOf('readability', [], [...warnings, 'Readability found no article']);
-    const tree = buildBlockTree(article.content);
-    return resultOf('readability', renderBlock(tree.root).lines, [...warnings, ...tree.warnings]);
+    const article = new Readability(dom.window.document, { keepClasses: options.keepClasses ?? false }).parse();
+    return { content: article?.content || null, warnings };
   } finally {
     dom.window.close();
   }

@@ -1,0 +1,1 @@
+export { BrowserUnavailableError, PageRenderer } from './renderer.js';

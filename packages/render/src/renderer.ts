@@ -1,0 +1,102 @@
+import { existsSync } from 'node:fs';
+import { ExtractionError, type RenderedPage } from '@winnow/extract';
+import { chromium, type Browser } from 'playwright-core';
+
+export class BrowserUnavailableError extends Error {
+  override readonly name = 'BrowserUnavailableError';
+}
+
+/** Flags that keep a headless Chromium from reaching for anything but the page it is given. */
+const QUIET_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * Lays pages out in the system Chromium and reads back what `vge` needs: every visible element's
+ * box, font size, background and display, with its text in document order. Pages are set as
+ * content with JavaScript off and every network request refused, so a page is rendered from its
+ * own markup and inline styles alone (external stylesheets, images and scripts never load): the
+ * same page always renders the same, and nothing outside this machine is contacted.
+ */
+export class PageRenderer {
+  private constructor(private readonly browser: Browser) {}
+
+  static async launch(executablePath = process.env.WINNOW_CHROMIUM_PATH || '/usr/bin/chromium'): Promise<PageRenderer> {
+    if (!existsSync(executablePath)) {
+      throw new BrowserUnavailableError(`vge renders pages in Chromium, and there is none at ${executablePath}: install it (Debian: apt-get install chromium) or set WINNOW_CHROMIUM_PATH`);
+    }
+    const browser = await chromium.launch({ executablePath, headless: true, args: QUIET_FLAGS });
+    return new PageRenderer(browser);
+  }
+
+  async render(html: string, viewport = { width: 1280, height: 800 }): Promise<RenderedPage> {
+    if (html.trim() === '') throw new ExtractionError('empty-input', 'the page is empty');
+    const context = await this.browser.newContext({ javaScriptEnabled: false, viewport });
+    try {
+      await context.route('**/*', (route) => route.abort());
+      const page = await context.newPage();
+      await page.setContent(html, { waitUntil: 'domcontentloaded', timeout: 30_000 });
+      return await page.evaluate(COLLECT);
+    } finally {
+      await context.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.browser.close();
+  }
+}
+
+/**
+ * Runs in the page: visible elements in pre-order with an explicit stack (deep pages must not
+ * overflow the browser's call stack). Hidden elements (display:none, visibility:hidden) and
+ * elements that never show text are left out with their subtrees.
+ */
+const COLLECT = (): RenderedPage => {
+  const never = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'IFRAME', 'OBJECT', 'EMBED', 'SVG', 'CANVAS', 'SELECT', 'TEXTAREA']);
+  const elements: RenderedPage['elements'] = [];
+  const describe = (element: Element, parent: number): number => {
+    const style = getComputedStyle(element);
+    if (style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse') return -1;
+    const box = element.getBoundingClientRect();
+    elements.push({
+      tag: element.tagName.toLowerCase(),
+      parent,
+      x: box.left + window.scrollX,
+      y: box.top + window.scrollY,
+      width: box.width,
+      height: box.height,
+      fontSize: Number.parseFloat(style.fontSize) || 16,
+      background: style.backgroundColor,
+      inline: style.display === 'inline' || style.display === 'contents',
+      link: element.tagName === 'A' && element.hasAttribute('href'),
+      items: [],
+    });
+    return elements.length - 1;
+  };
+  const body = document.body;
+  if (!body) return { width: 0, height: 0, elements };
+  describe(body, -1);
+  const stack: { node: Node; index: number; child: number }[] = [{ node: body, index: 0, child: 0 }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as { node: Node; index: number; child: number };
+    const child = frame.node.childNodes[frame.child++];
+    if (!child) {
+      stack.pop();
+      continue;
+    }
+    const items = (elements[frame.index] as RenderedPage['elements'][number]).items;
+    if (child.nodeType === Node.TEXT_NODE) {
+      const text = (child as Text).data;
+      if (text !== '') items.push(text);
+    } else if (child.nodeType === Node.ELEMENT_NODE) {
+      const element = child as Element;
+      if (element.tagName === 'BR') items.push('\n');
+      if (never.has(element.tagName.toUpperCase())) continue;
+      const index = describe(element, frame.index);
+      if (index < 0) continue;
+      items.push(index);
+      stack.push({ node: element, index, child: 0 });
+    }
+  }
+  const root = document.documentElement;
+  return { width: root.scrollWidth, height: root.scrollHeight, elements };
+};
