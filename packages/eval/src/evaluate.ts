@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { ExtractionError, methodByName, type PageExtractor } from '@winnow/extract';
+import { ExtractionError } from '@winnow/extract';
 import type { GoldPage } from './dataset.js';
+import { openScoringMethod, type AsyncPageExtractor } from './methods.js';
 import { siteFolds } from './protocol.js';
 import { mean, pageShingleF1, shingleMatch, shingleScore, type ShingleMatch } from './shingle.js';
 import { bowF1, lcsF1 } from './wordF1.js';
@@ -45,35 +46,46 @@ export interface EvaluationReport {
  * prepared without it. Pages are never dropped: a page the method cannot read scores 0 and carries
  * its error.
  */
-export function evaluate(pages: readonly GoldPage[], options: EvaluateOptions): { report: EvaluationReport; outcomes: PageOutcome[] } {
-  const method = methodByName(options.method);
-  const outcomes: PageOutcome[] = [];
-  if (method.kind === 'single') {
-    const scored = pagesOfSitesWithAtLeast(pages, options.minPagesPerSite ?? 1);
-    for (const page of scored) {
-      outcomes.push(scorePage(page, method.extract));
-      options.onPage?.(outcomes.length, scored.length);
-    }
+export async function evaluate(pages: readonly GoldPage[], options: EvaluateOptions): Promise<{ report: EvaluationReport; outcomes: PageOutcome[] }> {
+  const method = await openScoringMethod(options.method);
+  try {
+    const outcomes = method.kind === 'single' ? await scoreSinglePage(pages, method.extract, options) : await scoreWithTemplates(pages, method.prepare, options);
     return { report: summarise(method.name, outcomes), outcomes };
+  } finally {
+    await method.close();
   }
+}
+
+async function scoreSinglePage(pages: readonly GoldPage[], extract: AsyncPageExtractor, options: EvaluateOptions): Promise<PageOutcome[]> {
+  const outcomes: PageOutcome[] = [];
+  const scored = pagesOfSitesWithAtLeast(pages, options.minPagesPerSite ?? 1);
+  for (const page of scored) {
+    outcomes.push(await scorePage(page, extract));
+    options.onPage?.(outcomes.length, scored.length);
+  }
+  return outcomes;
+}
+
+async function scoreWithTemplates(pages: readonly GoldPage[], prepare: (pages: readonly string[]) => AsyncPageExtractor, options: EvaluateOptions): Promise<PageOutcome[]> {
+  const outcomes: PageOutcome[] = [];
   const sites = siteFolds(pages, { minPagesPerSite: options.minPagesPerSite ?? 10, folds: options.folds });
   const total = sites.reduce((sum, site) => sum + site.pages.length, 0);
   for (const site of sites) {
-    site.folds.forEach((heldOut, foldIndex) => {
+    for (const [foldIndex, heldOut] of site.folds.entries()) {
       const training = site.folds.flatMap((fold, i) => (i === foldIndex ? [] : fold.map((page) => page.html)));
-      let extractor: PageExtractor | Error;
+      let extractor: AsyncPageExtractor | Error;
       try {
-        extractor = method.prepare(training);
+        extractor = prepare(training);
       } catch (error) {
         extractor = asExtractionError(error);
       }
       for (const page of heldOut) {
-        outcomes.push(scorePage(page, extractor));
+        outcomes.push(await scorePage(page, extractor));
         options.onPage?.(outcomes.length, total);
       }
-    });
+    }
   }
-  return { report: summarise(method.name, outcomes), outcomes };
+  return outcomes;
 }
 
 function pagesOfSitesWithAtLeast(pages: readonly GoldPage[], minimum: number): GoldPage[] {
@@ -82,7 +94,7 @@ function pagesOfSitesWithAtLeast(pages: readonly GoldPage[], minimum: number): G
   return pages.filter((page) => (counts.get(page.site) ?? 0) >= minimum);
 }
 
-function scorePage(page: GoldPage, extractor: PageExtractor | Error): PageOutcome {
+async function scorePage(page: GoldPage, extractor: AsyncPageExtractor | Error): Promise<PageOutcome> {
   let text = '';
   let error: string | undefined;
   const start = performance.now();
@@ -90,7 +102,7 @@ function scorePage(page: GoldPage, extractor: PageExtractor | Error): PageOutcom
     error = `no template: ${extractor.message}`;
   } else {
     try {
-      text = extractor(page.html).text;
+      text = (await extractor(page.html)).text;
     } catch (caught) {
       error = asExtractionError(caught).message;
     }

@@ -43,17 +43,17 @@ describe('loadPages', () => {
 });
 
 describe('evaluate', () => {
-  it('scores a single-page method on every page, or on sites with enough pages when asked', () => {
+  it('scores a single-page method on every page, or on sites with enough pages when asked', async () => {
     const pages = [page('a1', 'a', '<p>alpha beta</p>', 'alpha beta'), page('a2', 'a', '<p>gamma</p>', 'gamma'), page('b1', 'b', '<p>delta</p>', 'delta')];
-    assert.equal(evaluate(pages, { method: 'readability', folds: 5 }).report.pages, 3);
-    assert.deepEqual(evaluate(pages, { method: 'readability', folds: 5, minPagesPerSite: 2 }).outcomes.map((o) => o.id), ['a1', 'a2']);
+    assert.equal((await evaluate(pages, { method: 'readability', folds: 5 })).report.pages, 3);
+    assert.deepEqual((await evaluate(pages, { method: 'readability', folds: 5, minPagesPerSite: 2 })).outcomes.map((o) => o.id), ['a1', 'a2']);
   });
 
-  it('scores a page the method cannot read as 0 and says why, instead of dropping it', () => {
+  it('scores a page the method cannot read as 0 and says why, instead of dropping it', async () => {
     const site = (i: number, html: string): GoldPage => page(`p${i}`, 'site', html, `main text number ${i}`);
     const pages = Array.from({ length: 10 }, (_, i) => site(i, `<div>menu</div><p>main text number ${i}</p>`));
     pages[3] = site(3, '');
-    const { report, outcomes } = evaluate(pages, { method: 'fastce', minPagesPerSite: 10, folds: 5 });
+    const { report, outcomes } = await evaluate(pages, { method: 'fastce', minPagesPerSite: 10, folds: 5 });
     assert.equal(report.pages, 10);
     assert.match(outcomes.find((o) => o.id === 'p3')?.error ?? '', /empty/);
     assert.equal(outcomes.find((o) => o.id === 'p3')?.lcsF1, 0);

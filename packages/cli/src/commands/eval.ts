@@ -1,7 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
-import { demoGoldPages, evaluate, loadPages, table, type EvaluationReport } from '@winnow/eval';
-import { methodByName } from '@winnow/extract';
+import { demoGoldPages, EVAL_METHOD_NAMES, evaluate, loadPages, table, type EvaluationReport } from '@winnow/eval';
 import { Presets, SingleBar } from 'cli-progress';
 import { UsageError } from '../usageError.js';
 
@@ -17,11 +16,11 @@ interface EvalFlags {
 
 /** `winnow eval`: the fixed interface independent checks call (see the README). */
 export async function evalCommand(flags: EvalFlags): Promise<void> {
-  methodByName(flags.method);
+  if (!EVAL_METHOD_NAMES.includes(flags.method)) throw new UsageError(`unknown method "${flags.method}"; known methods: ${EVAL_METHOD_NAMES.join(', ')}`);
   if (Boolean(flags.data) === Boolean(flags.demo)) throw new UsageError('give exactly one of --data <file-or-dir> and --demo');
   const pages = flags.data ? await loadPages(flags.data) : demoGoldPages();
   const bar = flags.json ? undefined : new SingleBar({ stream: process.stderr, format: 'extracting {bar} {value}/{total} pages | {eta}s left' }, Presets.shades_classic);
-  const { report, outcomes } = evaluate(pages, {
+  const { report, outcomes } = await evaluate(pages, {
     method: flags.method,
     ...(flags.minPagesPerSite === undefined ? {} : { minPagesPerSite: flags.minPagesPerSite }),
     folds: flags.folds,
