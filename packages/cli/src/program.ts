@@ -5,6 +5,7 @@ import { METHOD_NAMES } from '@winnow/extract';
 import { evalCommand } from './commands/eval.js';
 import { benchIndexCommand } from './commands/benchIndex.js';
 import { demoCommand } from './commands/demo.js';
+import { reportCommand } from './commands/report.js';
 import {
   crawlCommand,
   searchCommand,
@@ -100,6 +101,15 @@ export function buildProgram(): Command {
     .option('--json', 'print one JSON object instead of a table')
     .option('--predictions <file>', 'also write one JSON line per scored page: {"id","site","text"}')
     .action(evalCommand);
+
+  program
+    .command('report')
+    .description('every method on every dataset: writes the evaluation table and an F1-against-time plot (pnpm eval:report)')
+    .option('--data <dir>', 'folder of datasets (each a folder with pages.jsonl.gz)', '../shared/datasets')
+    .option('--out <file>', 'the Markdown report', 'docs/evaluation.md')
+    .option('--plot <file>', 'the SVG plot', 'docs/evaluation.svg')
+    .option('--jobs <n>', 'evaluations run at a time, each in its own process', positiveInteger, 2)
+    .action(reportCommand);
 
   const bench = program.command('bench').description('speed benchmarks, as ratios against a baseline run in the same process');
   bench

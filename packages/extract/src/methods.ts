@@ -5,6 +5,7 @@ import { compileTemplate, detect } from './detect.js';
 import { ExtractionError } from './errors.js';
 import { extractMainBlock } from './mainBlock.js';
 import { prepareTemplate } from './prepare.js';
+import { prepareTemplateAuto } from './templateAuto.js';
 import { extractWithReadability } from './readability.js';
 import type { ExtractionResult } from './result.js';
 import { extractWithRatio, type RatioVariant } from './wlr.js';
@@ -50,6 +51,12 @@ const METHODS: readonly ExtractionMethod[] = [
       const compiled = compileTemplate(prepareTemplate(pages, { params: { refine: true } }).template);
       return (html) => detect(compiled, html);
     },
+  },
+  {
+    name: 'fastce+auto',
+    kind: 'template',
+    description: 'the fastce+ template and the auto single-page reading must agree on every line',
+    prepare: prepareTemplateAuto,
   },
   {
     name: 'ce',

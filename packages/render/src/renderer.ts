@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { ExtractionError, type RenderedPage } from '@winnow/extract';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export class BrowserUnavailableError extends Error {
   override readonly name = 'BrowserUnavailableError';
@@ -17,6 +17,8 @@ const QUIET_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-fi
  * same page always renders the same, and nothing outside this machine is contacted.
  */
 export class PageRenderer {
+  #page: Page | undefined;
+
   private constructor(private readonly browser: Browser) {}
 
   static async launch(executablePath = process.env.WINNOW_CHROMIUM_PATH || '/usr/bin/chromium'): Promise<PageRenderer> {
@@ -27,17 +29,28 @@ export class PageRenderer {
     return new PageRenderer(browser);
   }
 
-  async render(html: string, viewport = { width: 1280, height: 800 }): Promise<RenderedPage> {
+  /** Renders one page at a time in one reused tab (a new browser context per page costs more than the layout). */
+  async render(html: string): Promise<RenderedPage> {
     if (html.trim() === '') throw new ExtractionError('empty-input', 'the page is empty');
-    const context = await this.browser.newContext({ javaScriptEnabled: false, viewport });
+    const page = await this.#tab();
     try {
-      await context.route('**/*', (route) => route.abort());
-      const page = await context.newPage();
       await page.setContent(html, { waitUntil: 'domcontentloaded', timeout: 30_000 });
       return await page.evaluate(COLLECT);
-    } finally {
-      await context.close();
+    } catch (error) {
+      // A page that hangs or crashes the tab must not poison the next one.
+      this.#page = undefined;
+      await page.context().close().catch(() => undefined);
+      throw new ExtractionError('render-failed', `the browser could not lay the page out: ${(error as Error).message.split('\n')[0]}`);
     }
+  }
+
+  async #tab(): Promise<Page> {
+    if (!this.#page) {
+      const context = await this.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
+      await context.route('**/*', (route) => route.abort());
+      this.#page = await context.newPage();
+    }
+    return this.#page;
   }
 
   async close(): Promise<void> {
