@@ -34,6 +34,11 @@ export const ENV_SCHEMA = z.object({
   /** Prefix of every BullMQ key, so that several deployments can share one Redis. */
   WINNOW_QUEUE_PREFIX: optionalText.transform((value) => value ?? 'winnow'),
   WINNOW_EXTRACT_CONCURRENCY: integer(2, 1, 64),
+  /**
+   * The single-page method for pages without a fitting template: `auto` (the strongest, about
+   * 100 ms/page) or `mainblock` (about 4 ms/page), or any other single-page method's name.
+   */
+  WINNOW_FALLBACK_METHOD: optionalText.transform((value) => value ?? 'auto'),
   WINNOW_INDEX_BATCH_SIZE: integer(200, 1, 10_000),
   WINNOW_INDEX_FLUSH_MS: integer(250, 0, 60_000),
   /** The Elasticsearch alias every read and write goes through. */

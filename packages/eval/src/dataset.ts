@@ -5,16 +5,22 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
 
-const pageSchema = z.object({
-  id: z.string().min(1),
-  site: z.string().min(1),
-  url: z.string().nullable().optional(),
-  html: z.string(),
-  gold: z.string(),
-});
+/**
+ * A page whose site is unknown (an empty `site`, as some wcxb pages have) is its own site, named
+ * after its id: it is scored like any page and never pooled with other unknown pages.
+ */
+const pageSchema = z
+  .object({
+    id: z.string().min(1),
+    site: z.string(),
+    url: z.string().nullable().optional(),
+    html: z.string(),
+    gold: z.string(),
+  })
+  .transform((page) => (page.site === '' ? { ...page, site: `(unknown site) ${page.id}` } : page));
 
 /** One evaluation page: a real page's HTML and its gold-standard main text. */
-export type GoldPage = z.infer<typeof pageSchema>;
+export type GoldPage = z.output<typeof pageSchema>;
 
 /** A malformed dataset line, named by file and line so it can be found and fixed. */
 export class DatasetError extends Error {

@@ -40,6 +40,13 @@ describe('loadPages', () => {
     await assert.rejects(loadPages(folder), (error: unknown) => error instanceof DatasetError && /broken\.jsonl\.gz:2:/.test(error.message));
     await assert.rejects(loadPages(join(folder, 'missing')), DatasetError);
   });
+
+  it('keeps a page of unknown site as a site of its own', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'winnow-data-'));
+    const lines = [page('a', ''), page('b', ''), page('c', 's')].map((p) => JSON.stringify(p)).join('\n');
+    await writeFile(join(folder, 'pages.jsonl.gz'), gzipSync(lines));
+    assert.deepEqual((await loadPages(folder)).map((p) => p.site), ['(unknown site) a', '(unknown site) b', 's']);
+  });
 });
 
 describe('evaluate', () => {

@@ -25,7 +25,8 @@ export interface CrawlOutcome {
 }
 
 /**
- * Runs one crawl of a site with Crawlee's CheerioCrawler: seeds first, then links within the
+ * Runs one crawl of a site with Crawlee — CheerioCrawler, or PlaywrightCrawler in the system
+ * Chromium for a site configured with `render: browser` — seeds first, then links within the
  * site's allowed globs up to `maxDepth` and `maxPages`, honouring robots.txt. Every response is
  * recorded against its URL; an HTML body is stored once by content hash and its page id is
  * enqueued for extraction; an oversized, non-HTML or HTTP-error response is recorded with the
@@ -59,7 +60,7 @@ export async function runCrawl(rt: Runtime, crawlId: number): Promise<CrawlOutco
   let stopRequested = false;
   let templateRequested = site.templateVersion > 0;
 
-  const record = async (url: string, fields: { status: number | null; headers: Record<string, string>; contentType: string | null; body?: Uint8Array; error?: string }) => {
+  const record: Recorder = async (url, fields) => {
     const contentHash = fields.body ? await storeRawPage(rt.db, fields.body) : null;
     const pageId = await upsertFetchedPage(rt.db, {
       siteId: site.id,

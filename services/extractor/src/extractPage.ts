@@ -1,4 +1,4 @@
-import { clusterFor, compileTemplate, decodeHtml, detect, documentTitle, extractMainBlock, type CompiledTemplate, type ExtractionResult } from '@winnow/extract';
+import { clusterFor, compileTemplate, decodeHtml, detect, documentTitle, type CompiledTemplate, type ExtractionResult, type PageExtractor } from '@winnow/extract';
 import { UnrecoverableError } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
 import { currentTemplateShapes, findPage, findSiteById, findTemplate, loadRawPage, saveExtraction, type Extraction } from '@winnow/storage';
@@ -31,11 +31,11 @@ export class TemplateCache {
 /**
  * Extracts one stored page: with the template of its page-type cluster (FastCE detection,
  * `fastce+`) when the site has one that fits; otherwise with the single-page fallback
- * (`mainblock`: the deepest block holding most of the page's prose). A page read without any
+ * (`WINNOW_FALLBACK_METHOD`, `auto` by default). A page read without any
  * template of its site is marked for re-extraction, which the templater enqueues once templates
  * exist. A missing page, or a body that is not a readable HTML document, fails for good.
  */
-export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: number): Promise<Extraction> {
+export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: number, fallback: PageExtractor): Promise<Extraction> {
   const page = await findPage(rt.db, pageId);
   if (!page) throw new UnrecoverableError(`page ${pageId} does not exist`);
   if (!page.contentHash) throw new UnrecoverableError(`page ${pageId} (${page.url}) has no stored body: ${page.fetchError ?? 'not fetched'}`);
@@ -57,7 +57,7 @@ export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: num
   const compiled = shape && (await cache.get(rt, shape.id));
   let result: ExtractionResult;
   try {
-    result = compiled ? detect(compiled, html) : extractMainBlock(html);
+    result = compiled ? detect(compiled, html) : fallback(html);
   } catch (error) {
     throw new UnrecoverableError(`page ${pageId} (${page.url}): ${(error as Error).message}`);
   }

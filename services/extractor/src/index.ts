@@ -1,3 +1,4 @@
+import { methodByName, type PageExtractor } from '@winnow/extract';
 import { startWorker } from '@winnow/queue';
 import type { Runtime, Service } from '@winnow/runtime';
 import { recordPageFailure } from '@winnow/storage';
@@ -11,11 +12,12 @@ export { extractPage, TemplateCache } from './extractPage.js';
  */
 export function startExtractor(rt: Runtime): Service {
   const cache = new TemplateCache();
+  const fallback = singlePageMethod(rt.env.WINNOW_FALLBACK_METHOD);
   const worker = startWorker(
     rt.queueSettings,
     'extract',
     async ({ pageId }) => {
-      const extraction = await extractPage(rt, cache, pageId);
+      const extraction = await extractPage(rt, cache, pageId, fallback);
       await rt.queues.add('index', { pageId });
       return { method: extraction.method, templateVersion: extraction.templateVersion, blocks: extraction.blocks.length };
     },
@@ -29,4 +31,11 @@ export function startExtractor(rt: Runtime): Service {
     },
   );
   return { close: () => worker.close() };
+}
+
+/** The configured fallback, checked at start: a template method's name or an unknown one fails here. */
+function singlePageMethod(name: string): PageExtractor {
+  const method = methodByName(name);
+  if (method.kind !== 'single') throw new Error(`WINNOW_FALLBACK_METHOD must name a single-page method; ${name} needs a template`);
+  return method.extract;
 }
