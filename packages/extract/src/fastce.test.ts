@@ -128,7 +128,7 @@ describe('fastce+ on a page its template does not fit', () => {
 
 describe('methodByName', () => {
   it('lists the known methods when a name is unknown', () => {
-    assert.throws(() => methodByName('magic'), (error: unknown) => error instanceof ExtractionError && /fastce, fastce\+, ce/.test(error.message));
-    assert.deepEqual(METHOD_NAMES.slice(0, 3), ['fastce', 'fastce+', 'ce']);
+    assert.throws(() => methodByName('magic'), (error: unknown) => error instanceof ExtractionError && /fastce, fastce\+, fastce\+auto, ce, auto/.test(error.message));
+    assert.deepEqual(METHOD_NAMES.slice(0, 5), ['fastce', 'fastce+', 'fastce+auto', 'ce', 'auto']);
   });
 });
