@@ -22,4 +22,4 @@ export {
   type SearchParams,
   type SiteStatus,
 } from './operations.js';
-export { runStandalone, type Service } from './service.js';
+export { keepPageFailure, runStandalone, type Service } from './service.js';

@@ -1,4 +1,5 @@
 import { loadEnv } from '@winnow/config';
+import { recordPageFailure, type Stage } from '@winnow/storage';
 import { createLogger, openRuntime, type Runtime } from './runtime.js';
 
 /** A started worker or server of the pipeline. */
@@ -28,4 +29,16 @@ export async function runStandalone(name: string, start: (rt: Runtime) => Promis
   };
   process.on('SIGTERM', (signal) => void stop(signal));
   process.on('SIGINT', (signal) => void stop(signal));
+}
+
+/**
+ * A worker's `onGiveUp` for page jobs: the page is kept in `page_failures` with the error (so
+ * `status` shows it) and the failure is logged.
+ */
+export function keepPageFailure(rt: Runtime, stage: Stage): (payload: unknown, error: Error, attempts: number) => Promise<void> {
+  return async (payload, error, attempts) => {
+    const pageId = (payload as { pageId?: unknown } | null)?.pageId;
+    if (typeof pageId === 'number') await recordPageFailure(rt.db, pageId, stage, error.message, attempts).catch(() => undefined);
+    rt.log.error({ payload, err: error, stage }, 'a page job failed for good');
+  };
 }

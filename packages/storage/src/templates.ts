@@ -33,7 +33,7 @@ interface TemplateRow {
 
 const COLUMNS = 'id, site_id, version, cluster, url_patterns, signature, template, sample_size, page_count, created_at';
 
-function toTemplate(row: TemplateRow): StoredTemplate {
+function toShape(row: Omit<TemplateRow, 'template'>): TemplateShape {
   return {
     id: row.id,
     siteId: row.site_id,
@@ -41,11 +41,14 @@ function toTemplate(row: TemplateRow): StoredTemplate {
     cluster: row.cluster,
     urlPatterns: row.url_patterns,
     signature: row.signature,
-    template: parseTemplate(row.template),
     sampleSize: row.sample_size,
     pageCount: row.page_count,
     createdAt: row.created_at,
   };
+}
+
+function toTemplate(row: TemplateRow): StoredTemplate {
+  return { ...toShape(row), template: parseTemplate(row.template) };
 }
 
 /**
@@ -120,17 +123,7 @@ export async function currentTemplateShapes(db: Queryable, siteId: number): Prom
       WHERE site_id = $1 AND version = (SELECT template_version FROM sites WHERE id = $1) ORDER BY cluster`,
     [siteId],
   );
-  return rows.map((row) => ({
-    id: row.id,
-    siteId: row.site_id,
-    version: row.version,
-    cluster: row.cluster,
-    urlPatterns: row.url_patterns,
-    signature: row.signature,
-    sampleSize: row.sample_size,
-    pageCount: row.page_count,
-    createdAt: row.created_at,
-  }));
+  return rows.map(toShape);
 }
 
 export async function findTemplate(db: Queryable, id: number): Promise<StoredTemplate | undefined> {

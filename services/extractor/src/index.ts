@@ -1,7 +1,6 @@
 import { methodByName, type PageExtractor } from '@winnow/extract';
 import { startWorker } from '@winnow/queue';
-import type { Runtime, Service } from '@winnow/runtime';
-import { recordPageFailure } from '@winnow/storage';
+import { keepPageFailure, type Runtime, type Service } from '@winnow/runtime';
 import { extractPage, TemplateCache } from './extractPage.js';
 
 export { extractPage, TemplateCache } from './extractPage.js';
@@ -23,11 +22,7 @@ export function startExtractor(rt: Runtime): Service {
     },
     {
       concurrency: rt.env.WINNOW_EXTRACT_CONCURRENCY,
-      onGiveUp: async (payload, error, attempts) => {
-        const pageId = (payload as { pageId?: unknown }).pageId;
-        if (typeof pageId === 'number') await recordPageFailure(rt.db, pageId, 'extract', error.message, attempts).catch(() => undefined);
-        rt.log.error({ payload, err: error }, 'extraction failed for good');
-      },
+      onGiveUp: keepPageFailure(rt, 'extract'),
     },
   );
   return { close: () => worker.close() };

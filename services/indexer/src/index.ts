@@ -1,7 +1,7 @@
 import { startWorker, UnrecoverableError } from '@winnow/queue';
-import type { Runtime, Service } from '@winnow/runtime';
+import { keepPageFailure, type Runtime, type Service } from '@winnow/runtime';
 import { documentIdFor, type IndexDocument } from '@winnow/search';
-import { clearPageFailure, indexablePages, recordPageFailure } from '@winnow/storage';
+import { clearPageFailure, indexablePages } from '@winnow/storage';
 import { Batcher } from './batcher.js';
 
 export { Batcher } from './batcher.js';
@@ -36,11 +36,7 @@ export function startIndexer(rt: Runtime): Service {
   );
   const worker = startWorker(rt.queueSettings, 'index', async ({ pageId }) => batcher.add(pageId), {
     concurrency: rt.env.WINNOW_INDEX_BATCH_SIZE,
-    onGiveUp: async (payload, error, attempts) => {
-      const pageId = (payload as { pageId?: unknown }).pageId;
-      if (typeof pageId === 'number') await recordPageFailure(rt.db, pageId, 'index', error.message, attempts).catch(() => undefined);
-      rt.log.error({ payload, err: error }, 'indexing failed for good');
-    },
+    onGiveUp: keepPageFailure(rt, 'index'),
   });
   return { close: () => worker.close() };
 }
