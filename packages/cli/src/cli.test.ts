@@ -99,7 +99,7 @@ describe('winnow up', () => {
     const exited = new Promise<number | null>((resolve) => up.once('exit', resolve));
     try {
       let ready: Response | undefined;
-      for (let i = 0; i < 100 && ready?.status !== 200; i++) {
+      for (let i = 0; i < 600 && ready?.status !== 200; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         ready = await fetch(`http://127.0.0.1:${port}/ready`).catch(() => undefined);
       }

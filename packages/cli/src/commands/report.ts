@@ -67,7 +67,7 @@ export async function reportCommand(flags: ReportFlags): Promise<void> {
     for (let job = queue.shift(); job; job = queue.shift()) {
       const args = [main, 'eval', '--data', join(flags.data, job.dataset), '--method', job.method, '--json', ...(job.templatePages ? ['--min-pages-per-site', '10'] : [])];
       try {
-        const { stdout } = await run(process.execPath, ['--max-old-space-size=6000', ...args], { maxBuffer: 256 * 1024 * 1024 });
+        const { stdout } = await run(process.execPath, ['--max-old-space-size=12000', ...args], { maxBuffer: 256 * 1024 * 1024 });
         results.push({ ...job, report: JSON.parse(stdout) as EvaluationReport });
       } catch (error) {
         results.push({ ...job, error: ((error as { stderr?: string }).stderr || (error as Error).message).trim().split('\n').at(-1) ?? 'failed' });
