@@ -1,16 +1,10 @@
 import { createHash } from 'node:crypto';
+import type { IndexablePage } from '@winnow/storage';
 import type { ParsedQuery } from './query.js';
 
-/** What the index stores per page: its main text in document order, one block per line. */
-export interface IndexDocument {
+/** What the index stores per page (its main text in document order, one block per line), under an id stable per URL. */
+export interface IndexDocument extends IndexablePage {
   docId: string;
-  pageId: number;
-  site: string;
-  url: string;
-  title: string;
-  mainText: string;
-  templateVersion: number | null;
-  extractedAt: Date;
 }
 
 export interface SearchRequest {
