@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { extractAuto } from './auto.js';
+
+const prose = (topic: string) =>
+  `<p>The ${topic} was discussed at length by the town council on Tuesday evening, and members agreed that the budget for the coming year should set aside more money for repairs, for staff and for the long list of projects that residents had asked for at the spring meetings.</p>`;
+
+/** A news story whose article container also holds a photo, a linked sentence and a "Related" list. */
+const story = `<html><head><title>Council budget</title></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<article><h1>Council agrees budget</h1>
+${prose('bridge repair')}
+<figure><img src="/bridge.jpg"><figcaption>Photo credit: Valley Photo Agency</figcaption></figure>
+${prose('library extension')}
+<p><a href="/report">The full council report is published on the town website for everyone to read</a></p>
+${prose('road maintenance')}
+<h3>Related stories</h3>
+<ul><li><a href="/a">Mayor opens new park in the north district</a></li><li><a href="/b">School term dates announced for next year</a></li><li><a href="/c">Bus timetable changes from Monday morning</a></li></ul>
+</article>
+<footer>Copyright the Valley Courier</footer></body></html>`;
+
+/** A guide whose article is mostly links: the links are its content. */
+const contents = `<html><body><article><h1>Guide to the town archive</h1>
+<p>This guide lists the archive's collections, each on its own page, in the order the archive keeps them on its shelves.</p>
+<ul>${['Parish registers from the eighteenth century', 'Maps of the valley and its farms', 'Minutes of the town council meetings', 'Photographs of the old railway station', 'Letters of the founding families of the town'].map((title, n) => `<li><a href="/c/${n}">${title}</a></li>`).join('')}</ul>
+</article></body></html>`;
+
+describe('auto', () => {
+  it('keeps the story and a paragraph that is a link, drops the photo caption and the list of related links', () => {
+    const { text } = extractAuto(story);
+    for (const kept of ['bridge repair', 'library extension', 'road maintenance', 'The full council report is published']) assert.ok(text.includes(kept), `missing "${kept}" in:\n${text}`);
+    for (const dropped of ['Photo credit', 'Mayor opens new park', 'Bus timetable changes', 'Copyright the Valley Courier']) assert.ok(!text.includes(dropped), `kept "${dropped}" in:\n${text}`);
+  });
+
+  it('keeps the links of an article that is mostly links', () => {
+    const { text } = extractAuto(contents);
+    for (const title of ['Parish registers from the eighteenth century', 'Letters of the founding families of the town']) assert.ok(text.includes(title), `missing "${title}" in:\n${text}`);
+  });
+});
