@@ -25,6 +25,15 @@ const contents = `<html><body><article><h1>Guide to the town archive</h1>
 <ul>${['Parish registers from the eighteenth century', 'Maps of the valley and its farms', 'Minutes of the town council meetings', 'Photographs of the old railway station', 'Letters of the founding families of the town'].map((title, n) => `<li><a href="/c/${n}">${title}</a></li>`).join('')}</ul>
 </article></body></html>`;
 
+/** A forum thread whose replies sit in a container Readability judges unlikely to be content. */
+const sentence = 'Our allotment club met on Saturday to plan the spring planting, and the long discussion about which beans to sow, where to put the new compost bins and how to share the watering rota went on until late in the afternoon.';
+const reply = (n: number) =>
+  `<div class="post"><h4>Reply ${n}</h4><p>Member ${n} answered that the runner beans should go along the south fence again this year, that the compost bins belong next to the shed where the barrow can reach them, and that the watering rota worked well last summer.</p></div>`;
+const thread = `<html><body><nav><a href="/">Forum</a></nav><div class="thread"><h1>Spring planting</h1>
+<div class="first-post"><p>${sentence} ${sentence} ${sentence}</p></div>
+<div class="community-replies">${Array.from({ length: 14 }, (_, n) => reply(n + 1)).join('')}</div></div>
+<footer>Copyright Allotment Forum</footer></body></html>`;
+
 describe('auto', () => {
   it('keeps the story and a paragraph that is a link, drops the photo caption and the list of related links', () => {
     const { text } = extractAuto(story);
@@ -35,5 +44,12 @@ describe('auto', () => {
   it('keeps the links of an article that is mostly links', () => {
     const { text } = extractAuto(contents);
     for (const title of ['Parish registers from the eighteenth century', 'Letters of the founding families of the town']) assert.ok(text.includes(title), `missing "${title}" in:\n${text}`);
+  });
+
+  it('reads the main block when Readability settles on a fragment of the page', () => {
+    const { text, warnings } = extractAuto(thread);
+    for (let n = 1; n <= 14; n++) assert.ok(text.includes(`Member ${n} answered`), `missing reply ${n} in:\n${text}`);
+    assert.ok(!text.includes('Copyright Allotment Forum'));
+    assert.ok(warnings.some((warning) => warning.includes('read by mainblock')), warnings.join('; '));
   });
 });
