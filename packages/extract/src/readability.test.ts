@@ -22,4 +22,16 @@ describe('readability (the peer baseline)', () => {
     assert.equal(result.text, '');
     assert.match(result.warnings.join(' '), /no article/);
   });
+
+  it('reads each page on its own, though every page shares one parser', () => {
+    const method = methodByName('readability');
+    if (method.kind !== 'single') return assert.fail('readability must be single-page');
+    const first = sitePage(`<h1>First</h1><p>${uniqueParagraph(3, 60)}</p><p>${uniqueParagraph(4, 60)}</p>`);
+    const second = sitePage(`<h1>Second</h1><p>${uniqueParagraph(5, 60)}</p><p>${uniqueParagraph(6, 60)}</p>`);
+    const alone = method.extract(first).text;
+    assert.ok(alone.includes(uniqueParagraph(3, 60)), alone);
+    const other = method.extract(second).text;
+    assert.ok(other.includes(uniqueParagraph(5, 60)) && !other.includes(uniqueParagraph(3, 60)), other);
+    assert.equal(method.extract(first).text, alone);
+  });
 });
