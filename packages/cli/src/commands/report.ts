@@ -102,6 +102,12 @@ function markdown(datasets: readonly string[], results: readonly Result[], flags
   const templateDatasets = datasets.filter((dataset) => TEMPLATE_DATASETS.has(dataset));
   const sameHeader = ['method', ...templateDatasets.flatMap((dataset) => [`${dataset} shingle F1`, 'lcs F1', 'ms/page'])];
   const samePages = ['fastce+', ...SAME_PAGE_METHODS, 'fastce+auto'].map((method) => [method, ...templateDatasets.flatMap((dataset) => cell(find(dataset, method, true)))]);
+  const shingle = (dataset: string, method: string) => find(dataset, method, false)?.report?.shingle.f1;
+  const versus = datasets.map((dataset) => {
+    const [auto, readability] = [shingle(dataset, 'auto'), shingle(dataset, 'readability')];
+    const difference = auto === undefined || readability === undefined ? '' : `${auto >= readability ? '+' : ''}${f3(auto - readability)}`;
+    return `| ${dataset} | ${auto === undefined ? 'error' : f3(auto)} | ${readability === undefined ? 'error' : f3(readability)} | ${difference} |`;
+  });
   const failures = results.filter((result) => result.error).map((result) => `- ${result.method} on ${result.dataset}: ${result.error}`);
   return `# Evaluation report
 
@@ -117,6 +123,12 @@ protocol (each page extracted with a template prepared without it), so their col
 pages than the single-page rows; the second table compares them on the same pages.
 
 ${table(datasets.length > 0 ? EVAL_METHOD_NAMES.map(row) : [])}
+
+## \`auto\` against Readability (shingle F1, every page)
+
+| dataset | auto | readability | difference |
+|---|---|---|---|
+${versus.join('\n')}
 
 ## On the template protocol's pages (sites with >= 10 pages)
 
