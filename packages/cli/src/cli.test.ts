@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -52,6 +52,26 @@ describe('winnow eval', () => {
     await fails(['eval', '--method', 'fastce'], /exactly one of --data/);
     await fails(['eval', '--data', '/nonexistent/place', '--method', 'fastce'], /no such file or folder/);
     await fails(['eval', '--demo', '--method', 'fastce', '--folds', 'x'], /positive integer/);
+  });
+});
+
+describe('winnow report', () => {
+  it('scores every single-page method on every dataset folder and writes the table, the comparison and the plot', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'winnow-report-'));
+    const story = (i: number) => `Story ${i} tells how the river rose after three days of rain, how the bridge was closed at noon, and how the neighbours carried sandbags to the houses by the water until late at night.`;
+    const page = (i: number) =>
+      JSON.stringify({ id: `news-${i}`, site: 'news.example', url: null, html: `<html><body><nav><a href="/">Home</a> <a href="/about">About</a></nav><article><h1>Flood ${i}</h1><p>${story(i)}</p><p>${story(i + 10)}</p></article><footer>Copyright News Example</footer></body></html>`, gold: `Flood ${i}\n${story(i)}\n${story(i + 10)}`, meta: {} });
+    await mkdir(join(folder, 'news'));
+    await writeFile(join(folder, 'news', 'pages.jsonl.gz'), gzipSync([1, 2, 3].map(page).join('\n')));
+    const [out, plot] = [join(folder, 'evaluation.md'), join(folder, 'evaluation.svg')];
+    await winnow('report', '--data', folder, '--out', out, '--plot', plot, '--jobs', '2');
+    const markdown = await readFile(out, 'utf8');
+    for (const method of ['auto', 'readability', 'mainblock', 'wlr', 'ccb', 'tccb', 'vge']) {
+      assert.match(markdown, new RegExp(`\\| ${method} \\| [01]\\.\\d{3} \\| [01]\\.\\d{3} \\| [\\d.]+ \\|`), `no scores for ${method} in:\n${markdown}`);
+    }
+    assert.match(markdown, /\| news \| [01]\.\d{3} \| [01]\.\d{3} \| [+-]\d\.\d{3} \|/);
+    assert.doesNotMatch(markdown, /Runs that failed/);
+    assert.match(await readFile(plot, 'utf8'), /^<svg[^]*auto[^]*<\/svg>/);
   });
 });
 
