@@ -30,9 +30,16 @@ const sentence = 'Our allotment club met on Saturday to plan the spring planting
 const reply = (n: number) =>
   `<div class="post"><h4>Reply ${n}</h4><p>Member ${n} answered that the runner beans should go along the south fence again this year, that the compost bins belong next to the shed where the barrow can reach them, and that the watering rota worked well last summer.</p></div>`;
 const thread = `<html><body><nav><a href="/">Forum</a></nav><div class="thread"><h1>Spring planting</h1>
-<div class="first-post"><p>${sentence} ${sentence} ${sentence}</p></div>
+<div class="first-post">${`<p>${sentence}</p>`.repeat(3)}</div>
 <div class="community-replies">${Array.from({ length: 14 }, (_, n) => reply(n + 1)).join('')}</div></div>
 <footer>Copyright Allotment Forum</footer></body></html>`;
+
+/** A short news item beside a portal's listing of headlines, times and teasers: more words than the item, none of them prose. */
+const entry = (n: number) => `<div class="entry"><span>Today, ${n}:15</span><h4>Harbour news number ${n}</h4><p>Ferry times change again</p></div>`;
+const portal = `<html><body><nav><a href="/">Valley News</a></nav>
+<div class="story"><h1>Ferry strike ends</h1>${prose('ferry strike')}${prose('harbour dredging')}</div>
+<div class="latest"><h3>Latest</h3>${Array.from({ length: 60 }, (_, n) => entry(n + 1)).join('')}</div>
+<footer>Copyright Valley News</footer></body></html>`;
 
 describe('auto', () => {
   it('keeps the story and a paragraph that is a link, drops the photo caption and the list of related links', () => {
@@ -51,5 +58,12 @@ describe('auto', () => {
     for (let n = 1; n <= 14; n++) assert.ok(text.includes(`Member ${n} answered`), `missing reply ${n} in:\n${text}`);
     assert.ok(!text.includes('Copyright Allotment Forum'));
     assert.ok(warnings.some((warning) => warning.includes('read by mainblock')), warnings.join('; '));
+  });
+
+  it("keeps Readability's short article when the page's main block is a listing of short lines", () => {
+    const { text, warnings } = extractAuto(portal);
+    for (const kept of ['ferry strike', 'harbour dredging']) assert.ok(text.includes(kept), `missing "${kept}" in:\n${text}`);
+    assert.ok(!text.includes('Harbour news number'), `kept the listing in:\n${text}`);
+    assert.ok(!warnings.some((warning) => warning.includes('read by mainblock')), warnings.join('; '));
   });
 });
