@@ -59,7 +59,8 @@ export async function reportCommand(flags: ReportFlags): Promise<void> {
     }
     if (TEMPLATE_DATASETS.has(dataset)) for (const method of SAME_PAGE_METHODS) jobs.push({ dataset, method, templatePages: true });
   }
-  const bars = new MultiBar({ stream: process.stderr, format: '{bar} {value}/{total} runs | {last}', hideCursor: true }, Presets.shades_classic);
+  // Off a terminal (a CI log, `> report.log`) the bar is written as a plain line every half minute.
+  const bars = new MultiBar({ stream: process.stderr, format: '{bar} {value}/{total} runs | {last}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 30_000 }, Presets.shades_classic);
   const bar = bars.create(jobs.length, 0, { last: '' });
   const results: Result[] = [];
   const queue = [...jobs];
