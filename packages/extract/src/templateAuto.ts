@@ -1,13 +1,12 @@
 import { extractAuto } from './auto.js';
 import { compileTemplate, detect } from './detect.js';
+import { terms } from './features.js';
 import { prepareTemplate } from './prepare.js';
 import { resultOf, type ExtractionResult } from './result.js';
 import type { PageExtractor } from './methods.js';
 
 /** Below this share of `auto`'s words confirmed by the template, the template is taken not to fit. */
 const MIN_CONFIRMED = 0.5;
-
-const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /**
  * `fastce+auto`: the site's template and the single-page reading must agree. `fastce+` removes
@@ -22,13 +21,13 @@ export function prepareTemplateAuto(pages: readonly string[]): PageExtractor {
   return (html): ExtractionResult => {
     const single = extractAuto(html);
     const templated = detect(compiled, html);
-    const templateText = ` ${wordsOf(templated.text).join(' ')} `;
+    const templateText = ` ${terms(templated.text).join(' ')} `;
     const confirmed = single.blocks.filter((block) => {
-      const words = wordsOf(block.text);
+      const words = terms(block.text);
       return words.length === 0 || templateText.includes(` ${words.join(' ')} `);
     });
-    const total = wordsOf(single.text).length;
-    const kept = wordsOf(confirmed.map((block) => block.text).join(' ')).length;
+    const total = terms(single.text).length;
+    const kept = terms(confirmed.map((block) => block.text).join(' ')).length;
     if (total > 0 && kept < MIN_CONFIRMED * total) {
       return resultOf('fastce+auto', single.blocks, [...single.warnings, 'the template confirms too little of the page: auto\'s reading kept whole']);
     }
