@@ -1,36 +1,49 @@
 #!/usr/bin/env node
-// Runs every compiled test (`*.test.js` under packages/*/dist and services/*/dist) in one
-// `node --test` run, so the summary at the end counts all of them. Build first (`pnpm build`).
-// Without ELASTICSEARCH_URL it starts one real Elasticsearch node (infra/elasticsearch-local) for
-// the whole run, hands its URL to the tests, and stops it afterwards.
+// Runs compiled tests with Node's test runner, in one run so that the summary counts all of them.
+// Usage: run-tests.mjs <unit|integration|stress|all> [package folder ...]   (default: every package)
+// Tests are named by kind: `*.integration.test.ts` talk to real Redis, Postgres, Elasticsearch or
+// Chromium; `*.stress.test.ts` are pathological inputs; the rest are unit tests. Build first.
+// When the run includes tests that use Elasticsearch (elasticsearchForTests) and ELASTICSEARCH_URL
+// is unset, one local node (infra/elasticsearch-local) serves the whole run, then stops.
 import { spawn } from 'node:child_process';
-import { readdirSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const roots = ['packages', 'services'].filter((root) => existsSync(root));
-const files = roots.flatMap((root) =>
-  readdirSync(root).flatMap((name) => {
-    const dist = join(root, name, 'dist');
-    if (!existsSync(dist)) return [];
-    return readdirSync(dist, { recursive: true })
-      .map(String)
-      .filter((file) => file.endsWith('.test.js'))
-      .map((file) => join(dist, file));
-  }),
-);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const [kind = 'all', ...folders] = process.argv.slice(2);
+const kinds = { unit: ['unit'], integration: ['integration'], stress: ['stress'], all: ['unit', 'integration', 'stress'] }[kind];
+if (!kinds) {
+  console.error(`unknown test kind "${kind}": unit, integration, stress or all`);
+  process.exit(2);
+}
+const packages =
+  folders.length > 0
+    ? folders.map((folder) => resolve(folder))
+    : ['packages', 'services'].flatMap((group) => readdirSync(join(root, group)).map((name) => join(root, group, name)));
+const kindOf = (file) => (file.endsWith('.integration.test.js') ? 'integration' : file.endsWith('.stress.test.js') ? 'stress' : 'unit');
+const files = packages.flatMap((folder) => {
+  const dist = join(folder, 'dist');
+  if (!existsSync(dist)) return [];
+  return readdirSync(dist, { recursive: true })
+    .map(String)
+    .filter((file) => file.endsWith('.test.js') && kinds.includes(kindOf(file)))
+    .map((file) => join(dist, file));
+});
 if (files.length === 0) {
+  if (packages.some((folder) => existsSync(join(folder, 'dist')))) process.exit(0); // nothing of this kind here
   console.error('no compiled tests found: run `pnpm build` first');
   process.exit(1);
 }
 
-const { startLocalElasticsearch } = await import('../packages/search/dist/testing/index.js');
 let elasticsearch;
-if (!process.env.ELASTICSEARCH_URL) {
+if (!process.env.ELASTICSEARCH_URL && files.some((file) => readFileSync(file, 'utf8').includes('elasticsearchForTests'))) {
+  const { startLocalElasticsearch } = await import(join(root, 'packages/search/dist/testing/index.js'));
   console.error('starting a local Elasticsearch node for the tests…');
   elasticsearch = await startLocalElasticsearch();
 }
-const env = { ...process.env, ELASTICSEARCH_URL: elasticsearch?.url ?? process.env.ELASTICSEARCH_URL };
-const child = spawn(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', ...process.argv.slice(2), ...files], { stdio: 'inherit', env });
-const status = await new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
+const env = { ...process.env, ...(elasticsearch ? { ELASTICSEARCH_URL: elasticsearch.url } : {}) };
+const child = spawn(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
+const status = await new Promise((done) => child.once('exit', (code) => done(code ?? 1)));
 await elasticsearch?.stop();
 process.exit(status);

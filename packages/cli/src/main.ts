@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { buildProgram } from './program.js';
+import { tolerateClosedStdout } from './stdout.js';
 import { UsageError } from './usageError.js';
+
+tolerateClosedStdout();
 
 try {
   await buildProgram().parseAsync(process.argv);

@@ -3,13 +3,14 @@ import { loadEnv, type Env } from '@winnow/config';
 import { startCrawler } from '@winnow/crawler';
 import { startExtractor } from '@winnow/extractor';
 import { startIndexer } from '@winnow/indexer';
-import { createLogger, openRuntime, waitForIdle, type Runtime, type Service } from '@winnow/runtime';
+import { createLogger, isIdle, openRuntime, type Runtime, type Service } from '@winnow/runtime';
 import { siteCounts } from '@winnow/storage';
 import { startTemplater } from '@winnow/templater';
-import { MultiBar, Presets } from 'cli-progress';
+import { followProgress, type PipelineWatch } from './progress.js';
+import type { WorkerName } from './workerNames.js';
 
 /** The pipeline's workers by name, as `winnow worker <name>` starts them. */
-export const WORKERS: Record<string, (rt: Runtime) => Promise<Service> | Service> = {
+export const WORKERS: Record<WorkerName, (rt: Runtime) => Promise<Service> | Service> = {
   crawler: startCrawler,
   templater: startTemplater,
   extractor: startExtractor,
@@ -17,11 +18,20 @@ export const WORKERS: Record<string, (rt: Runtime) => Promise<Service> | Service
   api: (rt) => startApi(rt),
 };
 
-export const WORKER_NAMES = Object.keys(WORKERS);
-
-/** Every worker but the API, in this process: what embedded commands run their work with. */
+/**
+ * Every worker but the API, in this process: what embedded commands run their work with. The
+ * crawler starts last, once the workers that take its pages are up; a worker that cannot start
+ * (a wrong method name) stops the ones already started.
+ */
 export async function startWorkers(rt: Runtime): Promise<Service[]> {
-  return [startCrawler(rt), await startTemplater(rt), startExtractor(rt), startIndexer(rt)];
+  const started: Service[] = [];
+  try {
+    for (const start of [startTemplater, startExtractor, startIndexer, startCrawler]) started.push(await start(rt));
+    return started;
+  } catch (error) {
+    await closeAll(started);
+    throw error;
+  }
 }
 
 export async function closeAll(services: readonly Service[]): Promise<void> {
@@ -29,11 +39,16 @@ export async function closeAll(services: readonly Service[]): Promise<void> {
 }
 
 /**
- * Opens the runtime for a command. Commands log warnings only unless `WINNOW_LOG_LEVEL` says
- * otherwise: their own output is what the operator reads.
+ * A command's configuration. Commands log warnings only unless `WINNOW_LOG_LEVEL` says otherwise:
+ * their own output is what the operator reads.
  */
+export function commandEnv(overrides: Partial<Record<string, string>> = {}): Env {
+  return loadEnv({ WINNOW_LOG_LEVEL: 'warn', ...process.env, ...overrides });
+}
+
+/** Opens the runtime for a command. */
 export async function openCommandRuntime(overrides: Partial<Record<string, string>> = {}): Promise<Runtime> {
-  const env: Env = loadEnv({ WINNOW_LOG_LEVEL: 'warn', ...process.env, ...overrides });
+  const env = commandEnv(overrides);
   return openRuntime(env, { log: createLogger(env, 'winnow') });
 }
 
@@ -47,37 +62,24 @@ export async function withRuntime<T>(work: (rt: Runtime) => Promise<T>, override
   }
 }
 
-/**
- * Waits until the pipeline is idle, drawing one progress bar per stage (pages stored by the
- * crawl, extracted, indexed) on stderr.
- */
-export async function followPipeline(rt: Runtime, sites?: readonly string[]): Promise<void> {
-  const bars = new MultiBar(
-    { stream: process.stderr, hideCursor: true, clearOnComplete: false },
-    Presets.shades_classic,
-  );
-  const bar = (stage: string) => bars.create(0, 0, {}, { format: `${stage.padEnd(9)} {bar} {value}/{total}` });
-  const stored = bar('crawled');
-  const extracted = bar('extracted');
-  const indexed = bar('indexed');
-  const tick = async () => {
-    const counts = (await siteCounts(rt.db)).filter((count) => !sites || sites.includes(count.site));
-    let indexedCount = 0;
-    for (const count of counts) indexedCount += await rt.search.count(count.site);
-    const storedCount = counts.reduce((sum, count) => sum + count.stored, 0);
-    for (const [bar, value] of [
-      [stored, storedCount],
-      [extracted, counts.reduce((sum, count) => sum + count.extracted, 0)],
-      [indexed, indexedCount],
-    ] as const) {
-      bar.setTotal(Math.max(storedCount, 1));
-      bar.update(value);
-    }
+/** The pipeline's progress and idleness, read from the runtime here. */
+export function localWatch(rt: Runtime): PipelineWatch {
+  return {
+    isIdle: () => isIdle(rt),
+    progress: async (sites) => {
+      const counts = (await siteCounts(rt.db)).filter((count) => !sites || sites.includes(count.site));
+      let indexed = 0;
+      for (const count of counts) indexed += await rt.search.count(count.site);
+      return {
+        stored: counts.reduce((sum, count) => sum + count.stored, 0),
+        extracted: counts.reduce((sum, count) => sum + count.extracted, 0),
+        indexed,
+      };
+    },
   };
-  try {
-    await waitForIdle(rt, tick);
-    await tick();
-  } finally {
-    bars.stop();
-  }
+}
+
+/** Waits until the pipeline opened here is idle, with progress bars on stderr. */
+export async function followPipeline(rt: Runtime, sites?: readonly string[]): Promise<void> {
+  await followProgress(localWatch(rt), sites, 200);
 }

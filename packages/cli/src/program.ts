@@ -1,24 +1,19 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
-import { benchExtract } from '@winnow/eval';
 import { METHOD_NAMES } from '@winnow/extract';
-import { evalCommand } from './commands/eval.js';
-import { benchIndexCommand } from './commands/benchIndex.js';
-import { demoCommand } from './commands/demo.js';
-import { reportCommand } from './commands/report.js';
-import {
-  crawlCommand,
-  searchCommand,
-  sitesAddCommand,
-  sitesListCommand,
-  sitesRemoveCommand,
-  statusCommand,
-  templatesListCommand,
-  templatesPrepareCommand,
-  upCommand,
-  workerCommand,
-} from './commands/operate.js';
-import { WORKER_NAMES } from './pipeline.js';
+import { WORKER_NAMES } from './workerNames.js';
+
+/**
+ * A command's action, loaded when the command runs: `winnow --help`, and every command, load only
+ * what they use (the eval, report and pipeline modules pull in half the workspace).
+ */
+function lazy<Module>(load: () => Promise<Module>, pick: (module: Module) => (...args: never[]) => unknown) {
+  return async (...args: unknown[]): Promise<void> => {
+    await (pick(await load()) as (...args: unknown[]) => unknown)(...args);
+  };
+}
+
+const operate = () => import('./commands/operate.js');
 
 /** The `winnow` command line; built without running, so tests can drive the real program. */
 export function buildProgram(): Command {
@@ -32,17 +27,27 @@ export function buildProgram(): Command {
 
   program
     .command('demo')
-    .description(`the whole pipeline, embedded, on the bundled demo web (${DEMO_SITE_NAMES.join(', ')}): crawl, templates, extraction, index, exact-phrase searches`)
+    .description(
+      `the whole pipeline, embedded, on the bundled demo web (${DEMO_SITE_NAMES.join(', ')}): crawl, templates, extraction, index, exact-phrase searches`,
+    )
     .option('--articles <n>', 'articles per demo site (each site adds a listing page per 10)', positiveInteger, 200)
-    .action(demoCommand);
+    .action(
+      lazy(
+        () => import('./commands/demo.js'),
+        (module) => module.demoCommand,
+      ),
+    );
 
-  program.command('up').description('every worker and the HTTP API in this process (embedded default without DATABASE_URL / REDIS_URL)').action(upCommand);
+  program
+    .command('up')
+    .description('every worker and the HTTP API in this process (embedded default without DATABASE_URL / REDIS_URL)')
+    .action(lazy(operate, (module) => module.upCommand));
 
   program
     .command('worker')
     .description(`one service as this process's only job: ${WORKER_NAMES.join(', ')}`)
     .argument('<name>', 'the service')
-    .action(workerCommand);
+    .action(lazy(operate, (module) => module.workerCommand));
 
   const sites = program.command('sites').description('the sites Winnow crawls');
   sites
@@ -50,33 +55,49 @@ export function buildProgram(): Command {
     .description('add a site to crawl')
     .argument('<name>', 'a slug: lowercase letters, digits, hyphens')
     .requiredOption('--seed <url...>', 'seed URLs')
-    .option('--allow <glob...>', 'URL globs the crawl may follow (default: everything under the seeds\' origins)')
+    .option('--allow <glob...>', "URL globs the crawl may follow (default: everything under the seeds' origins)")
     .option('--max-pages <n>', 'pages per crawl', positiveInteger)
     .option('--max-depth <n>', 'links followed from a seed', nonNegativeInteger)
-    .option('--concurrency <n>', 'parallel requests', positiveInteger)
-    .option('--delay-ms <n>', 'pause between requests of a crawler task', nonNegativeInteger)
+    .option('--concurrency <n>', 'requests to one host in flight at once, across every crawler process', positiveInteger)
+    .option('--delay-ms <n>', "least time between two requests to one host (robots.txt's Crawl-delay can raise it)", nonNegativeInteger)
     .option('--render <how>', 'http (default) or browser')
     .option('--min-template-pages <n>', 'pages a page type needs before it gets a template', positiveInteger)
     .option('--template-every-ms <n>', 'template preparation schedule; 0 turns it off', nonNegativeInteger)
-    .action(sitesAddCommand);
-  sites.command('list').description('list the sites').option('--json', 'print JSON').action(sitesListCommand);
-  sites.command('remove').description('remove a site with its pages, templates and index documents').argument('<name>').action(sitesRemoveCommand);
+    .option('--allow-private', 'the site is on a private network: let the crawler connect to loopback and private addresses')
+    .option('--sitemaps', "also start from the sitemaps robots.txt names and each seed origin's /sitemap.xml")
+    .option('--recrawl-every-ms <n>', 'crawl the site again this often (conditional requests); 0: only on request', nonNegativeInteger)
+    .option('--max-pages-per-pattern <n>', 'pages of one URL pattern a crawl admits at most (a trap guard); 0: no cap', nonNegativeInteger)
+    .action(lazy(operate, (module) => module.sitesAddCommand));
+  sites
+    .command('list')
+    .description('list the sites')
+    .option('--json', 'print JSON')
+    .action(lazy(operate, (module) => module.sitesListCommand));
+  sites
+    .command('remove')
+    .description('remove a site with its pages, templates and index documents')
+    .argument('<name>')
+    .action(lazy(operate, (module) => module.sitesRemoveCommand));
 
   program
     .command('crawl')
     .description('crawl a site (embedded: runs the whole pipeline for it here and waits)')
     .argument('<site>')
     .option('--wait', 'with a shared Redis: follow the crawl until the pipeline is idle')
-    .action(crawlCommand);
+    .action(lazy(operate, (module) => module.crawlCommand));
 
   const templates = program.command('templates').description('FastCE templates');
-  templates.command('prepare').description('prepare a site\'s templates again now').argument('<site>').action(templatesPrepareCommand);
+  templates
+    .command('prepare')
+    .description("prepare a site's templates again now")
+    .argument('<site>')
+    .action(lazy(operate, (module) => module.templatesPrepareCommand));
   templates
     .command('list')
     .description('list stored templates')
     .argument('[site]')
     .option('--json', 'print JSON')
-    .action((site: string | undefined, flags: { json?: boolean }) => templatesListCommand(site, flags));
+    .action(lazy(operate, (module) => (site: string | undefined, flags: { json?: boolean }) => module.templatesListCommand(site, flags)));
 
   program
     .command('search')
@@ -86,9 +107,15 @@ export function buildProgram(): Command {
     .option('--page <n>', 'result page, from 1', positiveInteger)
     .option('--size <n>', 'hits per page', positiveInteger)
     .option('--json', 'print JSON')
-    .action((query: string, flags: { site?: string; page?: number; size?: number; json?: boolean }) => searchCommand(query, flags));
+    .action(
+      lazy(operate, (module) => (query: string, flags: { site?: string; page?: number; size?: number; json?: boolean }) => module.searchCommand(query, flags)),
+    );
 
-  program.command('status').description('pages per site and stage, queues, failed jobs and pages').option('--json', 'print JSON').action(statusCommand);
+  program
+    .command('status')
+    .description('pages per site and stage, queues, failed jobs and pages')
+    .option('--json', 'print JSON')
+    .action(lazy(operate, (module) => module.statusCommand));
 
   program
     .command('eval')
@@ -100,7 +127,12 @@ export function buildProgram(): Command {
     .option('--folds <k>', 'template methods: folds per site (prepare on k-1, extract the held-out one)', positiveInteger, 5)
     .option('--json', 'print one JSON object instead of a table')
     .option('--predictions <file>', 'also write one JSON line per scored page: {"id","site","text"}')
-    .action(evalCommand);
+    .action(
+      lazy(
+        () => import('./commands/eval.js'),
+        (module) => module.evalCommand,
+      ),
+    );
 
   program
     .command('report')
@@ -109,21 +141,48 @@ export function buildProgram(): Command {
     .option('--out <file>', 'the Markdown report', 'docs/evaluation.md')
     .option('--plot <file>', 'the SVG plot', 'docs/evaluation.svg')
     .option('--jobs <n>', 'evaluations run at a time, each in its own process', positiveInteger, 2)
-    .action(reportCommand);
+    .action(
+      lazy(
+        () => import('./commands/report.js'),
+        (module) => module.reportCommand,
+      ),
+    );
 
   const bench = program.command('bench').description('speed benchmarks, as ratios against a baseline run in the same process');
   bench
     .command('index')
     .description('documents/s into a real Elasticsearch (ELASTICSEARCH_URL, else a local node): bulk helper against one request per document')
     .option('--documents <n>', 'demo documents to write', positiveInteger, 10_000)
-    .option('--batch <n>', 'documents per bulk batch (the indexer\'s WINNOW_INDEX_BATCH_SIZE)', positiveInteger, 200)
-    .action(benchIndexCommand);
+    .option('--batch <n>', "documents per bulk batch (the indexer's WINNOW_INDEX_BATCH_SIZE)", positiveInteger, 200)
+    .action(
+      lazy(
+        () => import('@winnow/bench'),
+        (module) => module.benchIndexCommand,
+      ),
+    );
+  bench
+    .command('crawl')
+    .description('the pipeline against a bare crawler on a generated site (20-50 ms per answer): pages/s, ratios, two crawlers, a killed crawler, Crawl-delay')
+    .option('--pages <n>', 'articles of the generated site', positiveInteger, 2000)
+    .option('--concurrency <n>', 'requests in flight per crawler', positiveInteger, 8)
+    .option('--json', 'print one JSON object')
+    .action(
+      lazy(
+        () => import('@winnow/bench'),
+        (module) => module.benchCrawlCommand,
+      ),
+    );
   bench
     .command('extract')
     .description('detection ms/page of every template method on the same pages, and CE against FastCE on 10-300 pages of a site')
     .option('--data <dir>', 'folder of the datasets (daniel, dragnet, cleanportaleval); without them the demo corpus is used', '../shared/datasets')
     .option('--repeat <n>', 'timed passes over the pages (the fastest is kept)', positiveInteger, 3)
-    .action((flags: { data: string; repeat: number }) => benchExtract({ ...flags, write: (text) => process.stdout.write(text) }));
+    .action(
+      lazy(
+        () => import('@winnow/eval'),
+        (module) => (flags: { data: string; repeat: number }) => module.benchExtract({ ...flags, write: (text) => process.stdout.write(text) }),
+      ),
+    );
 
   return program;
 }

@@ -33,12 +33,24 @@ test('docker-compose.yml runs every Winnow service, each from a Dockerfile targe
   }
 });
 
-test('every Winnow service\'s environment is known to the configuration schema and valid', () => {
+/** `${NAME:?message}`: a value the operator must supply when starting compose. */
+const REQUIRED_FROM_SHELL = /^\$\{(\w+):\?[^}]+\}$/;
+
+test("every Winnow service's environment is known to the configuration schema and valid", () => {
   for (const [name, service] of winnowServices) {
     const environment = service.environment ?? {};
     for (const variable of Object.keys(environment)) assert.ok(ENV_NAMES.includes(variable), `${name}: ${variable} is not in the schema`);
-    assert.doesNotThrow(() => loadEnv(environment), `${name}: its environment validates`);
+    const fixed = Object.fromEntries(Object.entries(environment).filter(([, value]) => !REQUIRED_FROM_SHELL.test(value)));
+    for (const [variable, value] of Object.entries(environment)) {
+      if (REQUIRED_FROM_SHELL.test(value))
+        assert.equal(REQUIRED_FROM_SHELL.exec(value)?.[1], variable, `${name}: ${variable} is read from the variable of its own name`);
+    }
+    assert.doesNotThrow(() => loadEnv(fixed), `${name}: its environment validates`);
   }
+});
+
+test('the API is reachable from outside its container only with a token the operator supplies', () => {
+  assert.match(services.api?.environment?.WINNOW_API_TOKEN ?? '', REQUIRED_FROM_SHELL);
 });
 
 test('service URLs, ports and dependencies line up', () => {

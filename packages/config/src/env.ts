@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /** Unset and empty are the same thing for an environment variable. */
@@ -12,8 +13,51 @@ const url = (protocols: readonly string[]) =>
       .optional(),
   );
 
+/** A comma-separated list; unset or empty is an empty list. */
+const list = z.preprocess(
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((item) => item.trim())
+          .filter((item) => item !== '')
+      : [],
+  z.array(z.string()),
+);
+
+/** What an API token lets its bearer do: `search` only searches; `operate` also runs the pipeline. */
+export type TokenScope = 'search' | 'operate';
+
+export interface ApiToken {
+  scope: TokenScope;
+  token: string;
+}
+
+/** Shorter tokens are refused: a bearer token is the only thing between the network and the pipeline. */
+export const MIN_TOKEN_LENGTH = 16;
+
+/**
+ * `WINNOW_API_TOKEN`: comma-separated tokens, each `scope:token` (`search:…`, `operate:…`); a token
+ * without a scope is an `operate` token.
+ */
+const apiTokens = list.pipe(
+  z.array(
+    z.string().transform((entry, context): ApiToken => {
+      const match = /^(search|operate):(.*)$/.exec(entry);
+      const token = match ? (match[2] as string) : entry;
+      if (token.length < MIN_TOKEN_LENGTH || /[\s,]/.test(token)) {
+        context.addIssue({ code: 'custom', message: `each token must be at least ${MIN_TOKEN_LENGTH} characters without spaces or commas` });
+      }
+      return { scope: (match?.[1] as TokenScope | undefined) ?? 'operate', token };
+    }),
+  ),
+);
+
 const integer = (fallback: number, min: number, max: number) =>
   z.preprocess((value) => (value === '' || value === undefined ? fallback : Number(value)), z.number().int().min(min).max(max));
+
+/** Names Winnow and where a site owner reads what it is and how to reach its operators. */
+export const DEFAULT_USER_AGENT = 'WinnowBot/0.1 (+https://github.com/winnow-search/winnow#for-site-owners)';
 
 /**
  * Every environment variable Winnow reads, in one place. An unset service URL selects the embedded
@@ -28,12 +72,41 @@ export const ENV_SCHEMA = z.object({
   WINNOW_DATA_DIR: optionalText.transform((value) => value ?? '.winnow/pglite'),
   WINNOW_API_HOST: optionalText.transform((value) => value ?? '127.0.0.1'),
   WINNOW_API_PORT: integer(8080, 0, 65535),
+  /**
+   * Bearer tokens of the HTTP API, `scope:token` comma-separated (`search:…` for the search engine,
+   * `operate:…` for operators; a token without a scope is an `operate` token). With none, only a
+   * loopback `WINNOW_API_HOST` is allowed. The CLI sends one of them when it talks to an API.
+   */
+  WINNOW_API_TOKEN: apiTokens,
+  /** `Host` header values the API accepts besides its own address and loopback names (DNS-rebinding guard). */
+  WINNOW_API_ALLOWED_HOSTS: list,
+  /** The API the CLI's operator commands talk to instead of opening the database itself, e.g. `http://10.0.0.5:8080`. */
+  WINNOW_API_URL: url(['http:', 'https:']),
+  /** The User-Agent of every request the crawler makes; robots.txt groups are matched against its first word. */
+  WINNOW_USER_AGENT: optionalText.transform((value) => value ?? DEFAULT_USER_AGENT),
+  /**
+   * A proxy every request of the crawler's Chromium goes through (its own requests and its
+   * background traffic alike), e.g. `http://127.0.0.1:9`, which answers nothing, in tests that must
+   * reach no outside host. Unset: Chromium's page requests are fetched by the crawler itself.
+   */
+  WINNOW_BROWSER_PROXY: url(['http:', 'https:', 'socks5:']),
   /** The Chromium that crawls of JavaScript-rendered sites drive (Debian: apt-get install chromium). */
   WINNOW_CHROMIUM_PATH: optionalText.transform((value) => value ?? '/usr/bin/chromium'),
-  WINNOW_LOG_LEVEL: z.preprocess((value) => (value === '' ? undefined : value), z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  WINNOW_LOG_LEVEL: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
   /** Prefix of every BullMQ key, so that several deployments can share one Redis. */
   WINNOW_QUEUE_PREFIX: optionalText.transform((value) => value ?? 'winnow'),
   WINNOW_EXTRACT_CONCURRENCY: integer(2, 1, 64),
+  /**
+   * Worker threads that extract pages and prepare templates off the event loop (0: on it). One less
+   * than the machine's cores by default, at least one: the event loop keeps a core for crawling,
+   * queueing and the database.
+   */
+  WINNOW_CPU_THREADS: integer(Math.max(1, availableParallelism() - 1), 0, 256),
+  /** The template method the templater prepares and the extractor runs (any template method's name, e.g. `fastce+`). */
+  WINNOW_TEMPLATE_METHOD: optionalText.transform((value) => value ?? 'fastce+'),
   /**
    * The single-page method for pages without a fitting template: `auto` (the strongest, about
    * 100 ms/page) or `mainblock` (about 4 ms/page), or any other single-page method's name.
@@ -47,8 +120,20 @@ export const ENV_SCHEMA = z.object({
   WINNOW_ES_REPLICAS: integer(0, 0, 10),
   /** How long the indexer retries writes Elasticsearch refused with 429 or lost with the connection. */
   WINNOW_INDEX_RETRY_MS: integer(300_000, 0, 3_600_000),
-  /** A fetched body larger than this is recorded as failed and never extracted. */
+  /** A fetched body larger than this (counted after decompression, while it downloads) is refused and never extracted. */
   WINNOW_MAX_PAGE_BYTES: integer(5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+  /** Time for one response, from connecting to its last byte. */
+  WINNOW_FETCH_TIMEOUT_MS: integer(30_000, 100, 600_000),
+  /** Requests one crawler process has in flight at once, over every host (each host has its own limit: the site's `concurrency`). */
+  WINNOW_CRAWL_CONCURRENCY: integer(16, 1, 1024),
+  /** The longest robots.txt `Crawl-delay` honoured, in milliseconds: a longer one is capped to it (as Nutch does). */
+  WINNOW_MAX_CRAWL_DELAY_MS: integer(30_000, 0, 3_600_000),
+  /** How long a fetched robots.txt is trusted before it is fetched again. */
+  WINNOW_ROBOTS_TTL_MS: integer(3_600_000, 1000, 7 * 24 * 3_600_000),
+  /** Query parameters removed from every URL (`utm_*` is a prefix); unset: the built-in list of tracking parameters. */
+  WINNOW_TRACKING_PARAMS: list,
+  /** How long a worker keeps retrying when Postgres or Redis cannot be reached, before it gives the work up. */
+  WINNOW_INFRA_RETRY_MS: integer(300_000, 0, 3_600_000),
   /** Attempts per job before it is kept as failed; retries back off exponentially. */
   WINNOW_JOB_ATTEMPTS: integer(4, 1, 50),
   WINNOW_JOB_BACKOFF_MS: integer(1000, 0, 600_000),

@@ -1,2 +1,4 @@
-export { ConfigError, ENV_NAMES, ENV_SCHEMA, loadEnv, type Env } from './env.js';
+export { refusedAddress, refusedHost } from './addresses.js';
+export { type ApiToken, ConfigError, DEFAULT_USER_AGENT, ENV_NAMES, ENV_SCHEMA, type Env, loadEnv, MIN_TOKEN_LENGTH, type TokenScope } from './env.js';
 export { allowedGlobs, parseSiteConfig, SITE_CONFIG_SCHEMA, SITE_NAME, SiteConfigError, type SiteConfig, type SiteConfigInput } from './site.js';
+export { type ErrorCode, WinnowError } from './errors.js';

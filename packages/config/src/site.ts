@@ -1,4 +1,6 @@
+import { WinnowError } from './errors.js';
 import { z } from 'zod';
+import { refusedHost } from './addresses.js';
 
 const httpUrl = z
   .string()
@@ -22,23 +24,59 @@ export const SITE_CONFIG_SCHEMA = z
     allow: z.array(z.string().trim().min(1)).max(100).default([]),
     maxPages: z.number().int().min(1).max(1_000_000).default(1000),
     maxDepth: z.number().int().min(0).max(100).default(20),
+    /** Requests to one host of the site in flight at once, across every crawler process. */
     concurrency: z.number().int().min(1).max(64).default(4),
-    /** Pause between two requests of one crawler task, in milliseconds (politeness). */
+    /** Least time between the starts of two requests to one host, in milliseconds; robots.txt's `Crawl-delay` can raise it. */
     delayMs: z.number().int().min(0).max(60_000).default(0),
     /** `browser` renders pages in Chromium (JavaScript-built sites); `http` fetches HTML. */
     render: z.enum(['http', 'browser']).default('http'),
     /** Pages a page-type cluster needs before it gets a template. */
     minTemplatePages: z.number().int().min(2).max(1000).default(10),
     /** Re-run template preparation this often (milliseconds); 0 turns the schedule off. */
-    templateEveryMs: z.number().int().min(0).max(366 * 24 * 3600_000).default(24 * 3600_000),
+    templateEveryMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(366 * 24 * 3600_000)
+      .default(24 * 3600_000),
+    /**
+     * The site is on a private network (loopback, RFC 1918, RFC 4193, link-local, CGNAT): the
+     * crawler may connect there. Off by default, so that neither a seed nor a link or redirect can
+     * make the crawler reach the machine's own services or its network's.
+     */
+    allowPrivateAddresses: z.boolean().default(false),
+    /** Also start from the sitemaps robots.txt names and from `/sitemap.xml` of each seed's origin. */
+    sitemaps: z.boolean().default(false),
+    /**
+     * Crawl the site again this often (milliseconds; 0: only on request). Every crawl after the
+     * first revisits the known pages with conditional requests: unchanged pages cost a 304,
+     * changed ones are extracted again, 404/410 remove a page from the index.
+     */
+    recrawlEveryMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(366 * 24 * 3600_000)
+      .default(0),
+    /** Pages of one URL pattern (digits and slugs generalised) a crawl admits at most, a guard against calendar-like traps; 0: no cap. */
+    maxPagesPerPattern: z.number().int().min(0).max(1_000_000).default(0),
   })
-  .strict();
+  .strict()
+  .superRefine((site, context) => {
+    site.seeds.forEach((seed, index) => {
+      const refused = URL.canParse(seed) && refusedHost(new URL(seed).hostname, site.allowPrivateAddresses);
+      if (refused) context.addIssue({ code: 'custom', path: ['seeds', index], message: `refused: ${refused}` });
+    });
+  });
 
 export type SiteConfig = z.infer<typeof SITE_CONFIG_SCHEMA>;
 export type SiteConfigInput = z.input<typeof SITE_CONFIG_SCHEMA>;
 
-export class SiteConfigError extends Error {
+export class SiteConfigError extends WinnowError {
   override readonly name = 'SiteConfigError';
+  constructor(message: string) {
+    super('invalid-input', message);
+  }
 }
 
 /** Validates a site configuration from any boundary (CLI flags, API body, stored row). */

@@ -7,12 +7,7 @@ export interface ArticleContent {
   author: string;
   date: string;
   teaser: string;
-  body: Array<
-    | { kind: 'paragraph'; text: string }
-    | { kind: 'subheading'; text: string }
-    | { kind: 'list'; items: string[] }
-    | { kind: 'quote'; text: string }
-  >;
+  body: Array<{ kind: 'paragraph'; text: string } | { kind: 'subheading'; text: string } | { kind: 'list'; items: string[] } | { kind: 'quote'; text: string }>;
   related: Array<{ path: string; title: string }>;
   popular: Array<{ path: string; title: string }>;
   comments: Array<{ author: string; text: string }>;
@@ -38,7 +33,7 @@ export interface Layout {
   listing(content: ListingContent): Rendered;
 }
 
-const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const PERSON = new RegExp(PEOPLE.join('|'), 'g');
 const PLACE = new RegExp(PLACES.join('|'), 'g');
@@ -49,7 +44,7 @@ const PLACE = new RegExp(PLACES.join('|'), 'g');
  */
 function inlineMarkup(text: string): string {
   let n = 0;
-  return escape(text)
+  return escapeHtml(text)
     .replace(PERSON, (name) => `<span class="yshortcuts" id="lw_${n++}">${name}</span>`)
     .replace(PLACE, (place) => `<a href="/places/${place.toLowerCase().replace(/ /g, '-')}.html">${place}</a>`);
 }
@@ -67,15 +62,15 @@ function body(content: ArticleContent, advert: (text: string) => string): Render
         if (++paragraphs === 2) html.push(advert(content.advert));
         break;
       case 'subheading':
-        html.push(`<h2>${escape(block.text)}</h2>`);
+        html.push(`<h2>${escapeHtml(block.text)}</h2>`);
         gold.push(block.text);
         break;
       case 'list':
-        html.push(`<ul>${block.items.map((item) => `<li>${escape(item)}</li>`).join('')}</ul>`);
+        html.push(`<ul>${block.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`);
         gold.push(...block.items);
         break;
       case 'quote':
-        html.push(`<blockquote><p>${escape(block.text)}</p></blockquote>`);
+        html.push(`<blockquote><p>${escapeHtml(block.text)}</p></blockquote>`);
         gold.push(block.text);
         break;
     }
@@ -84,36 +79,46 @@ function body(content: ArticleContent, advert: (text: string) => string): Render
 }
 
 const links = (items: ReadonlyArray<{ path: string; title: string }>): string =>
-  items.map((item) => `<li><a href="${item.path}">${escape(item.title)}</a></li>`).join('');
+  items.map((item) => `<li><a href="${item.path}">${escapeHtml(item.title)}</a></li>`).join('');
 
 const document = (title: string, bodyHtml: string, style: string): string =>
-  `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title><style>${style}</style>` +
+  `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${style}</style>` +
   `<script>window.analytics = { page: ${JSON.stringify(title)} };</script></head>\n<body>\n${bodyHtml}\n</body></html>\n`;
 
 /** The Gazette: a modern news site, div-based, with named containers. */
 const gazette: Layout = {
   article(content) {
-    const main = body(content, (text) => `<div class="ad-slot"><a href="/ads/1">${escape(text)}</a></div>`);
+    const main = body(content, (text) => `<div class="ad-slot"><a href="/ads/1">${escapeHtml(text)}</a></div>`);
     const header = `${content.title}\nBy ${content.author}, ${content.date}`;
-    const comments = content.comments.length === 0 ? '' :
-      `<section id="comments"><h3>${content.comments.length} comments</h3>${content.comments
-        .map((c) => `<div class="comment"><p class="who">${escape(c.author)} wrote:</p><p>${escape(c.text)}</p></div>`).join('')}</section>`;
-    const html = `<div id="page">${GAZETTE_HEADER}<div class="wrap"><main id="content"><article class="story">` +
-      `<h1>${escape(content.title)}</h1><p class="byline">By ${escape(content.author)}, ${escape(content.date)}</p>` +
+    const comments =
+      content.comments.length === 0
+        ? ''
+        : `<section id="comments"><h3>${content.comments.length} comments</h3>${content.comments
+            .map((c) => `<div class="comment"><p class="who">${escapeHtml(c.author)} wrote:</p><p>${escapeHtml(c.text)}</p></div>`)
+            .join('')}</section>`;
+    const html =
+      `<div id="page">${GAZETTE_HEADER}<div class="wrap"><main id="content"><article class="story">` +
+      `<h1>${escapeHtml(content.title)}</h1><p class="byline">By ${escapeHtml(content.author)}, ${escapeHtml(content.date)}</p>` +
       `<div class="story-body">\n${main.html}\n</div></article>` +
       `<section class="related"><h3>Related stories</h3><ul>${links(content.related)}</ul></section>${comments}</main>` +
       `<aside class="sidebar"><h3>Most read</h3><ol>${links(content.popular)}</ol>${GAZETTE_NEWSLETTER}</aside></div>${GAZETTE_FOOTER}</div>`;
     return { html: document(`${content.title} | The Gazette`, html, 'body{font:16px serif}'), gold: [...header.split('\n'), ...main.gold] };
   },
   listing(content) {
-    const html = `<div id="page">${GAZETTE_HEADER}<div class="wrap"><main id="content"><h1>${escape(content.heading)}</h1>` +
-      content.entries.map((e) => `<div class="teaser"><h2><a href="${e.path}">${escape(e.title)}</a></h2><p>${escape(e.teaser)}</p></div>`).join('\n') +
-      pager(content) + `</main><aside class="sidebar">${GAZETTE_NEWSLETTER}</aside></div>${GAZETTE_FOOTER}</div>`;
-    return { html: document(`${content.heading} | The Gazette`, html, 'body{font:16px serif}'), gold: [content.heading, ...content.entries.map((e) => e.teaser)] };
+    const html =
+      `<div id="page">${GAZETTE_HEADER}<div class="wrap"><main id="content"><h1>${escapeHtml(content.heading)}</h1>` +
+      content.entries.map((e) => `<div class="teaser"><h2><a href="${e.path}">${escapeHtml(e.title)}</a></h2><p>${escapeHtml(e.teaser)}</p></div>`).join('\n') +
+      pager(content) +
+      `</main><aside class="sidebar">${GAZETTE_NEWSLETTER}</aside></div>${GAZETTE_FOOTER}</div>`;
+    return {
+      html: document(`${content.heading} | The Gazette`, html, 'body{font:16px serif}'),
+      gold: [content.heading, ...content.entries.map((e) => e.teaser)],
+    };
   },
 };
 
-const GAZETTE_HEADER = `<header class="masthead"><div class="logo"><a href="/">The Gazette</a></div><p class="motto">News from the valley since 1887</p>` +
+const GAZETTE_HEADER =
+  `<header class="masthead"><div class="logo"><a href="/">The Gazette</a></div><p class="motto">News from the valley since 1887</p>` +
   `<nav class="main-nav"><ul><li><a href="/">Home</a></li><li><a href="/page/2.html">Archive</a></li><li><a href="/about.html">About us</a></li><li><a href="/contact.html">Contact the newsroom</a></li></ul></nav></header>`;
 const GAZETTE_NEWSLETTER = `<div class="newsletter"><h3>Stay informed</h3><p>Sign up for the morning briefing and get the valley's news before breakfast.</p></div>`;
 const GAZETTE_FOOTER = `<footer class="site-footer"><p>Copyright 2026 The Gazette Publishing Company. All rights reserved.</p><p>Registered office: 4 Mill Lane, Alderbrook.</p></footer>`;
@@ -121,48 +126,74 @@ const GAZETTE_FOOTER = `<footer class="site-footer"><p>Copyright 2026 The Gazett
 /** The Ledger: an old table layout with few class names, where boilerplate has to be learned. */
 const ledger: Layout = {
   article(content) {
-    const main = body(content, (text) => `<table class="promo"><tr><td><i>${escape(text)}</i></td></tr></table>`);
-    const responses = content.comments.length === 0 ? '' :
-      `<tr><td></td><td><hr><b>Reader responses</b>${content.comments
-        .map((c) => `<table><tr><td><b>${escape(c.author)}</b> wrote:<br>${escape(c.text)}</td></tr></table>`).join('')}</td></tr>`;
-    const html = `<table width="100%" cellpadding="4">${LEDGER_TOP}<tr><td valign="top" width="180">${LEDGER_LEFT}` +
+    const main = body(content, (text) => `<table class="promo"><tr><td><i>${escapeHtml(text)}</i></td></tr></table>`);
+    const responses =
+      content.comments.length === 0
+        ? ''
+        : `<tr><td></td><td><hr><b>Reader responses</b>${content.comments
+            .map((c) => `<table><tr><td><b>${escapeHtml(c.author)}</b> wrote:<br>${escapeHtml(c.text)}</td></tr></table>`)
+            .join('')}</td></tr>`;
+    const html =
+      `<table width="100%" cellpadding="4">${LEDGER_TOP}<tr><td valign="top" width="180">${LEDGER_LEFT}` +
       `<p><b>See also</b></p><ul>${links(content.related)}</ul></td>` +
-      `<td valign="top"><h2>${escape(content.title)}</h2><span>Filed by ${escape(content.author)} on ${escape(content.date)}</span>\n${main.html}\n</td></tr>` +
+      `<td valign="top"><h2>${escapeHtml(content.title)}</h2><span>Filed by ${escapeHtml(content.author)} on ${escapeHtml(content.date)}</span>\n${main.html}\n</td></tr>` +
       `${responses}${LEDGER_BOTTOM}</table>`;
-    return { html: document(`The Ledger - ${content.title}`, html, 'td{font:13px verdana}'), gold: [content.title, `Filed by ${content.author} on ${content.date}`, ...main.gold] };
+    return {
+      html: document(`The Ledger - ${content.title}`, html, 'td{font:13px verdana}'),
+      gold: [content.title, `Filed by ${content.author} on ${content.date}`, ...main.gold],
+    };
   },
   listing(content) {
-    const html = `<table width="100%" cellpadding="4">${LEDGER_TOP}<tr><td valign="top" width="180">${LEDGER_LEFT}</td><td valign="top">` +
-      `<h2>${escape(content.heading)}</h2>` +
-      content.entries.map((e) => `<p><a href="${e.path}"><b>${escape(e.title)}</b></a><br>${escape(e.teaser)}</p>`).join('\n') +
-      pager(content) + `</td></tr>${LEDGER_BOTTOM}</table>`;
-    return { html: document(`The Ledger - ${content.heading}`, html, 'td{font:13px verdana}'), gold: [content.heading, ...content.entries.map((e) => e.teaser)] };
+    const html =
+      `<table width="100%" cellpadding="4">${LEDGER_TOP}<tr><td valign="top" width="180">${LEDGER_LEFT}</td><td valign="top">` +
+      `<h2>${escapeHtml(content.heading)}</h2>` +
+      content.entries.map((e) => `<p><a href="${e.path}"><b>${escapeHtml(e.title)}</b></a><br>${escapeHtml(e.teaser)}</p>`).join('\n') +
+      pager(content) +
+      `</td></tr>${LEDGER_BOTTOM}</table>`;
+    return {
+      html: document(`The Ledger - ${content.heading}`, html, 'td{font:13px verdana}'),
+      gold: [content.heading, ...content.entries.map((e) => e.teaser)],
+    };
   },
 };
 
-const LEDGER_TOP = `<tr><td colspan="2" bgcolor="#003366"><font color="white" size="5">The Ledger</font> <font color="white">Independent reporting for Marrowgate county</font><br>` +
+const LEDGER_TOP =
+  `<tr><td colspan="2" bgcolor="#003366"><font color="white" size="5">The Ledger</font> <font color="white">Independent reporting for Marrowgate county</font><br>` +
   `<a href="/">Front page</a> | <a href="/page/2.html">Older stories</a> | <a href="/subscribe.html">Subscribe</a> | <a href="/letters.html">Letters to the editor</a></td></tr>`;
-const LEDGER_LEFT = `<p><b>Sections</b></p><a href="/">Local</a><br><a href="/">Business</a><br><a href="/">Weather</a><br><a href="/">Obituaries</a>` +
+const LEDGER_LEFT =
+  `<p><b>Sections</b></p><a href="/">Local</a><br><a href="/">Business</a><br><a href="/">Weather</a><br><a href="/">Obituaries</a>` +
   `<p>Printed every Thursday and online every day.</p>`;
 const LEDGER_BOTTOM = `<tr><td colspan="2" align="center"><small>The Ledger, 12 Harbour Street, Marrowgate. Letters and tips welcome.</small></td></tr>`;
 
 /** The Almanac: HTML5 sectioning elements, breadcrumbs and an in-article aside. */
 const almanac: Layout = {
   article(content) {
-    const main = body(content, (text) => `<div class="sponsor"><p>${escape(text)}</p></div>`);
-    const notes = content.comments.length === 0 ? '' :
-      `<section class="discussion"><h2>Discussion</h2><ol>${content.comments.map((c) => `<li><cite>${escape(c.author)}</cite><p>${escape(c.text)}</p></li>`).join('')}</ol></section>`;
-    const html = `${ALMANAC_HEADER}<div class="layout"><nav class="toc"><h2>Browse</h2><ul>${links(content.popular)}</ul></nav>` +
-      `<main><ol class="crumbs"><li><a href="/">Almanac</a></li><li><a href="/page/2.html">Entries</a></li><li>${escape(content.title)}</li></ol>` +
-      `<article><header><h1>${escape(content.title)}</h1><p><time>${escape(content.date)}</time> by ${escape(content.author)}</p></header>` +
+    const main = body(content, (text) => `<div class="sponsor"><p>${escapeHtml(text)}</p></div>`);
+    const notes =
+      content.comments.length === 0
+        ? ''
+        : `<section class="discussion"><h2>Discussion</h2><ol>${content.comments.map((c) => `<li><cite>${escapeHtml(c.author)}</cite><p>${escapeHtml(c.text)}</p></li>`).join('')}</ol></section>`;
+    const html =
+      `${ALMANAC_HEADER}<div class="layout"><nav class="toc"><h2>Browse</h2><ul>${links(content.popular)}</ul></nav>` +
+      `<main><ol class="crumbs"><li><a href="/">Almanac</a></li><li><a href="/page/2.html">Entries</a></li><li>${escapeHtml(content.title)}</li></ol>` +
+      `<article><header><h1>${escapeHtml(content.title)}</h1><p><time>${escapeHtml(content.date)}</time> by ${escapeHtml(content.author)}</p></header>` +
       `<section class="entry">\n${main.html}\n</section><aside class="related"><h2>Read next</h2><ul>${links(content.related)}</ul></aside></article>${notes}</main></div>${ALMANAC_FOOTER}`;
-    return { html: document(`${content.title} - The Almanac`, html, 'main{max-width:40em}'), gold: [content.title, `${content.date} by ${content.author}`, ...main.gold] };
+    return {
+      html: document(`${content.title} - The Almanac`, html, 'main{max-width:40em}'),
+      gold: [content.title, `${content.date} by ${content.author}`, ...main.gold],
+    };
   },
   listing(content) {
-    const html = `${ALMANAC_HEADER}<div class="layout"><main><h1>${escape(content.heading)}</h1><ul class="entries">` +
-      content.entries.map((e) => `<li><article><h2><a href="${e.path}">${escape(e.title)}</a></h2><p>${escape(e.teaser)}</p></article></li>`).join('\n') +
+    const html =
+      `${ALMANAC_HEADER}<div class="layout"><main><h1>${escapeHtml(content.heading)}</h1><ul class="entries">` +
+      content.entries
+        .map((e) => `<li><article><h2><a href="${e.path}">${escapeHtml(e.title)}</a></h2><p>${escapeHtml(e.teaser)}</p></article></li>`)
+        .join('\n') +
       `</ul>${pager(content)}</main></div>${ALMANAC_FOOTER}`;
-    return { html: document(`${content.heading} - The Almanac`, html, 'main{max-width:40em}'), gold: [content.heading, ...content.entries.map((e) => e.teaser)] };
+    return {
+      html: document(`${content.heading} - The Almanac`, html, 'main{max-width:40em}'),
+      gold: [content.heading, ...content.entries.map((e) => e.teaser)],
+    };
   },
 };
 

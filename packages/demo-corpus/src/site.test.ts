@@ -29,7 +29,10 @@ describe('demo corpus', () => {
 
     it(`${name}: every gold line is text of its page`, () => {
       for (const page of demoSite(name, { articles: 20 }).pages) {
-        const text = page.html.replace(/<[^>]+>/g, '').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+        const text = page.html
+          .replace(/<[^>]+>/g, '')
+          .replace(/&quot;/g, '"')
+          .replace(/&amp;/g, '&');
         for (const line of page.gold.split('\n')) assert.ok(text.includes(line), `${page.path}: ${line}`);
       }
     });

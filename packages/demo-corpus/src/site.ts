@@ -82,9 +82,23 @@ function articleContent(site: string, index: number, count: number): ArticleCont
   const related = Array.from({ length: 5 }, (_, k) => (index + 1 + k * 7 + between(random, 0, 6)) % count)
     .filter((i) => i !== index)
     .map((i) => ({ path: articlePath(i), title: titleOf(i) }));
-  const comments = random() < 0.6 ? Array.from({ length: between(random, 1, 5) }, () => ({ author: personName(random), text: paragraph(random, between(random, 1, 3)) })) : [];
+  const comments =
+    random() < 0.6 ? Array.from({ length: between(random, 1, 5) }, () => ({ author: personName(random), text: paragraph(random, between(random, 1, 3)) })) : [];
   const day = 1 + (index % 28);
-  const month = pick(seededRandom(index + 1), ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']);
+  const month = pick(seededRandom(index + 1), [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ]);
   return {
     path: articlePath(index),
     title: headline(titleRandom),

@@ -5,12 +5,11 @@ import { demoSite } from '@winnow/demo-corpus';
 import {
   atomicUnits,
   buildBlockTree,
-  compileTemplate,
+  compileContentExtractor,
   DEFAULT_CE_PARAMS,
-  detect,
   isRepeated,
   prepareContentExtractor,
-  prepareTemplate,
+  preparedExtractor,
   templateMethodByName,
 } from '@winnow/extract';
 import { loadPages, type GoldPage } from './dataset.js';
@@ -82,7 +81,7 @@ function detectionBench(pages: readonly GoldPage[], repeat: number, write: (text
     timings.set(name, best!);
   };
   time('parse only', () => (html) => buildBlockTree(html));
-  for (const name of ['ce', 'fastce', 'fastce+']) time(name, (training) => templateMethodByName(name).prepare(training));
+  for (const name of ['ce', 'fastce', 'fastce+']) time(name, (training) => preparedExtractor(templateMethodByName(name), training));
   const baseline = mean(timings.get('ce')!);
   const parse = mean(timings.get('parse only')!);
   write(`\ndetection on ${sum(runs.map((run) => run.heldOut.length))} pages of ${sites.length} sites, 5 folds (best of ${repeat} passes)\n`);
@@ -90,7 +89,15 @@ function detectionBench(pages: readonly GoldPage[], repeat: number, write: (text
     const sorted = [...perPage].sort((a, b) => a - b);
     const average = mean(perPage);
     const beyondParse = name === 'parse only' ? '' : `${((baseline - parse) / (average - parse)).toFixed(1)}x`;
-    return [name, quantile(sorted, 0.5).toFixed(2), average.toFixed(2), quantile(sorted, 0.95).toFixed(2), (1000 / average).toFixed(0), `${(baseline / average).toFixed(1)}x`, beyondParse];
+    return [
+      name,
+      quantile(sorted, 0.5).toFixed(2),
+      average.toFixed(2),
+      quantile(sorted, 0.95).toFixed(2),
+      (1000 / average).toFixed(0),
+      `${(baseline / average).toFixed(1)}x`,
+      beyondParse,
+    ];
   });
   write(table(['method', 'median ms', 'mean ms', 'p95 ms', 'pages/s', 'vs ce', 'vs ce beyond parsing'], rows));
 }
@@ -101,19 +108,21 @@ function detectionBench(pages: readonly GoldPage[], repeat: number, write: (text
  * at most 30 of them, then runs detection on all n.
  */
 function preparationBench(write: (text: string) => void): void {
-  const site = demoSite('gazette', { articles: 300 }).pages.filter((page) => page.kind === 'article').map((page) => page.html);
+  const site = demoSite('gazette', { articles: 300 })
+    .pages.filter((page) => page.kind === 'article')
+    .map((page) => page.html);
   const rows: string[][] = [];
   for (const n of [10, 30, 100, 300]) {
     const pages = site.slice(0, n);
     const ceMs = timed(() => {
-      const model = prepareContentExtractor(pages);
+      const model = compileContentExtractor(prepareContentExtractor(pages).template);
       pages.forEach((html, page) => {
         for (const unit of atomicUnits(buildBlockTree(html))) isRepeated(unit, model.index, DEFAULT_CE_PARAMS, page);
       });
     });
     const fastMs = timed(() => {
-      const compiled = compileTemplate(prepareTemplate(pages, { params: { refine: true } }).template);
-      for (const html of pages) detect(compiled, html);
+      const extract = preparedExtractor(templateMethodByName('fastce+'), pages);
+      for (const html of pages) extract(html);
     });
     rows.push([String(n), ceMs.toFixed(0), fastMs.toFixed(0), `${(ceMs / fastMs).toFixed(1)}x`]);
   }
@@ -134,7 +143,7 @@ function sum(values: readonly number[]): number {
 /** A plain-text table, first column left-aligned, the others right-aligned. */
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  return [header, ...rows]
+  return `${[header, ...rows]
     .map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '))
-    .join('\n') + '\n';
+    .join('\n')}\n`;
 }

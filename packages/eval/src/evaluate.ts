@@ -49,7 +49,8 @@ export interface EvaluationReport {
 export async function evaluate(pages: readonly GoldPage[], options: EvaluateOptions): Promise<{ report: EvaluationReport; outcomes: PageOutcome[] }> {
   const method = await openScoringMethod(options.method);
   try {
-    const outcomes = method.kind === 'single' ? await scoreSinglePage(pages, method.extract, options) : await scoreWithTemplates(pages, method.prepare, options);
+    const outcomes =
+      method.kind === 'single' ? await scoreSinglePage(pages, method.extract, options) : await scoreWithTemplates(pages, method.prepare, options);
     return { report: summarise(method.name, outcomes), outcomes };
   } finally {
     await method.close();
@@ -66,7 +67,11 @@ async function scoreSinglePage(pages: readonly GoldPage[], extract: AsyncPageExt
   return outcomes;
 }
 
-async function scoreWithTemplates(pages: readonly GoldPage[], prepare: (pages: readonly string[]) => AsyncPageExtractor, options: EvaluateOptions): Promise<PageOutcome[]> {
+async function scoreWithTemplates(
+  pages: readonly GoldPage[],
+  prepare: (pages: readonly string[]) => AsyncPageExtractor,
+  options: EvaluateOptions,
+): Promise<PageOutcome[]> {
   const outcomes: PageOutcome[] = [];
   const sites = siteFolds(pages, { minPagesPerSite: options.minPagesPerSite ?? 10, folds: options.folds });
   const total = sites.reduce((sum, site) => sum + site.pages.length, 0);

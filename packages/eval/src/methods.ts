@@ -1,4 +1,4 @@
-import { extractWithVge, methodByName, METHOD_NAMES, type ExtractionResult, type PageExtractor } from '@winnow/extract';
+import { type ExtractionResult, extractWithVge, METHOD_NAMES, methodByName, type PageExtractor, preparedExtractor } from '@winnow/extract';
 import { PageRenderer } from '@winnow/render';
 
 /** Every method the harness can score: the extraction core's, and `vge`, which needs a browser. */
@@ -22,5 +22,5 @@ export async function openScoringMethod(name: string): Promise<ScoringMethod> {
   const method = methodByName(name);
   return method.kind === 'single'
     ? { kind: 'single', name: method.name, extract: method.extract, close: nothingToClose }
-    : { kind: 'template', name: method.name, prepare: (pages) => method.prepare(pages), close: nothingToClose };
+    : { kind: 'template', name: method.name, prepare: (pages) => preparedExtractor(method, pages), close: nothingToClose };
 }

@@ -61,9 +61,17 @@ describe('lcs_f1', () => {
 
   it('agrees with the textbook dynamic programme on random sequences across word boundaries', () => {
     let state = 7;
-    const random = () => ((state = (state * 16807) % 2147483647) / 2147483647);
+    const random = () => (state = (state * 16807) % 2147483647) / 2147483647;
     const sequence = (length: number) => Array.from({ length }, () => String(Math.floor(random() * 6)));
-    for (const [m, n] of [[1, 1], [31, 33], [32, 32], [33, 70], [64, 65], [200, 150], [5, 300]] as const) {
+    for (const [m, n] of [
+      [1, 1],
+      [31, 33],
+      [32, 32],
+      [33, 70],
+      [64, 65],
+      [200, 150],
+      [5, 300],
+    ] as const) {
       const a = sequence(m);
       const b = sequence(n);
       assert.equal(lcsLength(a, b), dynamicLcs(a, b), `${m}x${n}`);

@@ -14,10 +14,19 @@ describe('siteFolds', () => {
   it('keeps only sites with enough pages and never trains a fold on its own pages', () => {
     const pages = [...Array.from({ length: 12 }, (_, i) => page(`a${String(i).padStart(2, '0')}`, 'a.example')), page('b1', 'b.example')];
     const sites = siteFolds(pages, { minPagesPerSite: 10, folds: 5 });
-    assert.deepEqual(sites.map((site) => site.site), ['a.example']);
+    assert.deepEqual(
+      sites.map((site) => site.site),
+      ['a.example'],
+    );
     const folds = sites[0]!.folds;
     assert.equal(folds.length, 5);
-    assert.deepEqual(folds.flat().map((p) => p.id).sort(), pages.slice(0, 12).map((p) => p.id));
+    assert.deepEqual(
+      folds
+        .flat()
+        .map((p) => p.id)
+        .sort(),
+      pages.slice(0, 12).map((p) => p.id),
+    );
     for (const [i, heldOut] of folds.entries()) {
       const training = folds.filter((_, j) => j !== i).flat();
       for (const held of heldOut) assert.ok(!training.includes(held));
@@ -35,7 +44,10 @@ describe('loadPages', () => {
     const folder = await mkdtemp(join(tmpdir(), 'winnow-data-'));
     const lines = [page('1', 's'), page('2', 's')].map((p) => JSON.stringify({ ...p, meta: {} })).join('\n');
     await writeFile(join(folder, 'pages.jsonl.gz'), gzipSync(`${lines}\n`));
-    assert.deepEqual((await loadPages(folder)).map((p) => p.id), ['1', '2']);
+    assert.deepEqual(
+      (await loadPages(folder)).map((p) => p.id),
+      ['1', '2'],
+    );
     await writeFile(join(folder, 'broken.jsonl.gz'), gzipSync(`${JSON.stringify(page('3', 's'))}\n{"id": "4", "site": "s"}\n`));
     await assert.rejects(loadPages(folder), (error: unknown) => error instanceof DatasetError && /broken\.jsonl\.gz:2:/.test(error.message));
     await assert.rejects(loadPages(join(folder, 'missing')), DatasetError);
@@ -45,7 +57,10 @@ describe('loadPages', () => {
     const folder = await mkdtemp(join(tmpdir(), 'winnow-data-'));
     const lines = [page('a', ''), page('b', ''), page('c', 's')].map((p) => JSON.stringify(p)).join('\n');
     await writeFile(join(folder, 'pages.jsonl.gz'), gzipSync(lines));
-    assert.deepEqual((await loadPages(folder)).map((p) => p.site), ['(unknown site) a', '(unknown site) b', 's']);
+    assert.deepEqual(
+      (await loadPages(folder)).map((p) => p.site),
+      ['(unknown site) a', '(unknown site) b', 's'],
+    );
   });
 });
 
@@ -53,7 +68,10 @@ describe('evaluate', () => {
   it('scores a single-page method on every page, or on sites with enough pages when asked', async () => {
     const pages = [page('a1', 'a', '<p>alpha beta</p>', 'alpha beta'), page('a2', 'a', '<p>gamma</p>', 'gamma'), page('b1', 'b', '<p>delta</p>', 'delta')];
     assert.equal((await evaluate(pages, { method: 'readability', folds: 5 })).report.pages, 3);
-    assert.deepEqual((await evaluate(pages, { method: 'readability', folds: 5, minPagesPerSite: 2 })).outcomes.map((o) => o.id), ['a1', 'a2']);
+    assert.deepEqual(
+      (await evaluate(pages, { method: 'readability', folds: 5, minPagesPerSite: 2 })).outcomes.map((o) => o.id),
+      ['a1', 'a2'],
+    );
   });
 
   it('scores a page the method cannot read as 0 and says why, instead of dropping it', async () => {

@@ -36,7 +36,9 @@ export function siteFolds(pages: readonly GoldPage[], options: FoldOptions): Sit
     .map(([site, sitePages]) => {
       const ordered = [...sitePages].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       const folds: GoldPage[][] = Array.from({ length: options.folds }, () => []);
-      ordered.forEach((page, i) => folds[i % options.folds]!.push(page));
+      ordered.forEach((page, i) => {
+        folds[i % options.folds]!.push(page);
+      });
       return { site, pages: ordered, folds };
     });
 }

@@ -26,7 +26,8 @@ const contents = `<html><body><article><h1>Guide to the town archive</h1>
 </article></body></html>`;
 
 /** A forum thread whose replies sit in a container Readability judges unlikely to be content. */
-const sentence = 'Our allotment club met on Saturday to plan the spring planting, and the long discussion about which beans to sow, where to put the new compost bins and how to share the watering rota went on until late in the afternoon.';
+const sentence =
+  'Our allotment club met on Saturday to plan the spring planting, and the long discussion about which beans to sow, where to put the new compost bins and how to share the watering rota went on until late in the afternoon.';
 const reply = (n: number) =>
   `<div class="post"><h4>Reply ${n}</h4><p>Member ${n} answered that the runner beans should go along the south fence again this year, that the compost bins belong next to the shed where the barrow can reach them, and that the watering rota worked well last summer.</p></div>`;
 const thread = `<html><body><nav><a href="/">Forum</a></nav><div class="thread"><h1>Spring planting</h1>
@@ -44,20 +45,26 @@ const portal = `<html><body><nav><a href="/">Valley News</a></nav>
 describe('auto', () => {
   it('keeps the story and a paragraph that is a link, drops the photo caption and the list of related links', () => {
     const { text } = extractAuto(story);
-    for (const kept of ['bridge repair', 'library extension', 'road maintenance', 'The full council report is published']) assert.ok(text.includes(kept), `missing "${kept}" in:\n${text}`);
-    for (const dropped of ['Photo credit', 'Mayor opens new park', 'Bus timetable changes', 'Copyright the Valley Courier']) assert.ok(!text.includes(dropped), `kept "${dropped}" in:\n${text}`);
+    for (const kept of ['bridge repair', 'library extension', 'road maintenance', 'The full council report is published'])
+      assert.ok(text.includes(kept), `missing "${kept}" in:\n${text}`);
+    for (const dropped of ['Photo credit', 'Mayor opens new park', 'Bus timetable changes', 'Copyright the Valley Courier'])
+      assert.ok(!text.includes(dropped), `kept "${dropped}" in:\n${text}`);
   });
 
   it('keeps the links of an article that is mostly links', () => {
     const { text } = extractAuto(contents);
-    for (const title of ['Parish registers from the eighteenth century', 'Letters of the founding families of the town']) assert.ok(text.includes(title), `missing "${title}" in:\n${text}`);
+    for (const title of ['Parish registers from the eighteenth century', 'Letters of the founding families of the town'])
+      assert.ok(text.includes(title), `missing "${title}" in:\n${text}`);
   });
 
   it('reads the main block when Readability settles on a fragment of the page', () => {
     const { text, warnings } = extractAuto(thread);
     for (let n = 1; n <= 14; n++) assert.ok(text.includes(`Member ${n} answered`), `missing reply ${n} in:\n${text}`);
     assert.ok(!text.includes('Copyright Allotment Forum'));
-    assert.ok(warnings.some((warning) => warning.includes('read by mainblock')), warnings.join('; '));
+    assert.ok(
+      warnings.some((warning) => warning.includes('read by mainblock')),
+      warnings.join('; '),
+    );
   });
 
   it("keeps Readability's short article when the page's main block is a listing of short lines", () => {

@@ -2,7 +2,7 @@ import { buildBlockTree, type Block } from './blockTree.js';
 import { extractMainBlock } from './mainBlock.js';
 import { terms } from './features.js';
 import { readabilityArticle } from './readability.js';
-import { renderBlock, type TextLine } from './render.js';
+import { blockLines, type TextLine } from './blockLines.js';
 import { resultOf, type ExtractionResult } from './result.js';
 
 /** A list entry whose own text is more than this share link text is a link, not prose. */
@@ -79,7 +79,7 @@ function cleanArticle(content: string): { lines: TextLine[]; warnings: readonly 
     textChars += block.textChars;
   }
   const linksAreContent = linkChars > LINK_ARTICLE_DENSITY * textChars;
-  const rendered = renderBlock(
+  const rendered = blockLines(
     tree.root,
     (child: Block) => child.tag !== 'figure' && child.tag !== 'figcaption',
     (kept: Block) => linksAreContent || !isLinkListEntry(kept),

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildBlockTree, type Block } from './blockTree.js';
 import { ExtractionError } from './errors.js';
-import { renderBlock } from './render.js';
+import { blockLines } from './blockLines.js';
 
-const texts = (html: string): string[] => renderBlock(buildBlockTree(html).root).lines.map((line) => line.text);
+const texts = (html: string): string[] => blockLines(buildBlockTree(html).root).lines.map((line) => line.text);
 
 describe('buildBlockTree', () => {
   it('spells traversal paths as the paper does, starting HTML.BODY even when the page omits them', () => {
@@ -27,7 +27,10 @@ describe('buildBlockTree', () => {
       '<head><title>T</title></head><body><div>shown<script>var hidden = 1;</script><style>p{}</style>' +
         '<p hidden>gone</p><p style="color:red; display: none">gone too</p><noscript>no</noscript></div></body>',
     );
-    assert.deepEqual(renderBlock(tree.root).lines.map((line) => line.text), ['shown']);
+    assert.deepEqual(
+      blockLines(tree.root).lines.map((line) => line.text),
+      ['shown'],
+    );
     assert.equal(tree.blocks.find((block) => block.tag === 'div')?.scripts, 1);
   });
 
@@ -53,14 +56,22 @@ describe('buildBlockTree', () => {
     const tree = buildBlockTree(html);
     assert.ok(tree.blocks.length < 300);
     assert.match(tree.warnings.join(' '), /nested deeper than/);
-    assert.deepEqual(renderBlock(tree.root).lines.map((line) => line.text), ['deep text']);
+    assert.deepEqual(
+      blockLines(tree.root).lines.map((line) => line.text),
+      ['deep text'],
+    );
   });
 
   it('caps the number of blocks and says so', () => {
     const tree = buildBlockTree('<p>x</p>'.repeat(50), { limits: { maxBlocks: 10 } });
     assert.equal(tree.blocks.length, 10);
     assert.match(tree.warnings.join(' '), /more than 10 blocks/);
-    assert.equal(renderBlock(tree.root).lines.map((line) => line.text).join('').length, 50);
+    assert.equal(
+      blockLines(tree.root)
+        .lines.map((line) => line.text)
+        .join('').length,
+      50,
+    );
   });
 
   it('truncates a page over the input cap and says so', () => {
@@ -70,9 +81,18 @@ describe('buildBlockTree', () => {
   });
 
   it('refuses empty and binary input with typed errors', () => {
-    assert.throws(() => buildBlockTree(''), (error: unknown) => error instanceof ExtractionError && error.code === 'empty-input');
-    assert.throws(() => buildBlockTree('  \n '), (error: unknown) => error instanceof ExtractionError && error.code === 'empty-input');
-    assert.throws(() => buildBlockTree('\u0000\u0001\u0002binary\u0000'.repeat(100)), (error: unknown) => error instanceof ExtractionError && error.code === 'binary-input');
+    assert.throws(
+      () => buildBlockTree(''),
+      (error: unknown) => error instanceof ExtractionError && error.code === 'empty-input',
+    );
+    assert.throws(
+      () => buildBlockTree('  \n '),
+      (error: unknown) => error instanceof ExtractionError && error.code === 'empty-input',
+    );
+    assert.throws(
+      () => buildBlockTree('\u0000\u0001\u0002binary\u0000'.repeat(100)),
+      (error: unknown) => error instanceof ExtractionError && error.code === 'binary-input',
+    );
   });
 
   it('refines paths with stable id and class tokens when asked', () => {

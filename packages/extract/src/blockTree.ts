@@ -1,5 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS, SKIPPED_TAGS } from './blockTags.js';
+import { isIgnoredInHead, startTagEndsHead, textEndsHead } from './documentHead.js';
+import { elementClosedBy, type OpenElements } from './impliedEnds.js';
 import { isHiddenElement } from './hidden.js';
 import { checkedHtml, flatReadingWarning, flatText } from './input.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
@@ -26,7 +28,7 @@ export interface Block {
   /** One past the pre-order index of the last block in this subtree. */
   end: number;
   readonly items: BlockItem[];
-  /** Characters of own text (whitespace included) that sit inside links. */
+  /** Characters of own text (whitespace included) that sit inside links (`<a href>`). */
   linkChars: number;
   /** Characters of own text, whitespace included. */
   textChars: number;
@@ -64,17 +66,22 @@ interface OpenElement {
   opensBlock: boolean;
   skips: boolean;
   isLink: boolean;
+  /** An `<html>` or `<head>` start tag inside the head, which a browser ignores (`documentHead.ts`). */
+  ignoredInHead?: boolean;
 }
 
 /**
  * Parses an HTML string into its block tree in one streaming pass of htmlparser2 (no DOM is built),
- * with an explicit stack, so the nesting depth of the input cannot overflow the call stack.
+ * with an explicit stack, so the nesting depth of the input cannot overflow the call stack. Blocks
+ * that a browser closes implicitly (an open `<p>` at the next block, an open `<li>` or cell at the
+ * next one, `impliedEnds.ts`) are closed here too, even when htmlparser2 keeps them open.
  *
  * Choices the paper leaves open:
  * - The tree always starts `HTML.BODY`, whether or not the page spells those tags, so paths of pages
  *   with and without them agree.
  * - Hidden elements (`hidden`, inline `display:none` / `visibility:hidden`) and `SKIPPED_TAGS` are
- *   not text; their subtrees are skipped.
+ *   not text; their subtrees are skipped. The head ends where a browser ends it (`documentHead.ts`),
+ *   so a page that omits `</head>` and `<body>` keeps its text.
  * - Past `maxBlocks` or `maxBlockDepth`, block tags stop opening blocks; their text stays in the
  *   enclosing block and a warning is recorded, so no text is lost. Past `maxOpenElements`, the rest
  *   of the input is read as plain text into the innermost block (the parser would slow down
@@ -89,9 +96,19 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
   const blocks: Block[] = [];
   const newBlock = (tag: string, path: string, parent: Block | null, hint = ''): Block => {
     const block: Block = {
-      tag, path, parent, index: blocks.length, end: 0, items: [],
-      linkChars: 0, textChars: 0, links: 0, images: 0, scripts: 0,
-      breaksLine: !INLINE_BLOCK_TAGS.has(tag), hint,
+      tag,
+      path,
+      parent,
+      index: blocks.length,
+      end: 0,
+      items: [],
+      linkChars: 0,
+      textChars: 0,
+      links: 0,
+      images: 0,
+      scripts: 0,
+      breaksLine: !INLINE_BLOCK_TAGS.has(tag),
+      hint,
     };
     blocks.push(block);
     parent?.items.push(block);
@@ -105,6 +122,34 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
   let depth = 2;
   let skipDepth = 0;
   let linkDepth = 0;
+  /** The open `<head>` that started a skipped subtree, until it ends. */
+  let openHead: OpenElement | null = null;
+  const headIsInnermost = (): boolean => {
+    for (let k = stack.length - 1; k >= 0 && openHead !== null; k--) {
+      if (stack[k] === openHead) return true;
+      if (!stack[k]?.ignoredInHead) return false;
+    }
+    return false;
+  };
+  const endHead = (): void => {
+    (openHead as OpenElement).skips = false;
+    skipDepth = 0;
+    openHead = null;
+  };
+  /** Closes the open blocks a start tag ends in a browser (`impliedEnds.ts`), which htmlparser2 leaves open. */
+  const closeBlocksEndedBy = (tag: string): void => {
+    const closed = elementClosedBy(tag, current, OPEN_BLOCKS);
+    if (!closed?.parent) return;
+    // The entries that opened blocks, innermost first, are the chain from `current` up; the new element is on top.
+    for (let k = stack.length - 2; k >= 0 && current !== closed.parent; k--) {
+      const open = stack[k] as OpenElement;
+      if (!open.opensBlock) continue;
+      open.opensBlock = false;
+      current.end = blocks.length;
+      current = current.parent as Block;
+      depth--;
+    }
+  };
   let blockCapWarned = false;
   let depthCapWarned = false;
 
@@ -112,6 +157,11 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
   const parser: Parser = new Parser(
     {
       onopentag(tag, attribs) {
+        if (headIsInnermost() && isIgnoredInHead(tag)) {
+          stack.push({ opensBlock: false, skips: false, isLink: false, ignoredInHead: true });
+          return;
+        }
+        if (headIsInnermost() && startTagEndsHead(tag)) endHead();
         const element: OpenElement = { opensBlock: false, skips: false, isLink: false };
         stack.push(element);
         if (stack.length > limits.maxOpenElements && flatFrom < 0) {
@@ -127,18 +177,24 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
         if (SKIPPED_TAGS.has(tag) || isHiddenElement(attribs)) {
           skipDepth = 1;
           element.skips = true;
+          if (tag === 'head') openHead = element;
           return;
         }
         if (tag === 'a') {
-          if (attribs['href'] !== undefined) current.links++;
-          element.isLink = true;
-          linkDepth++;
+          // A named anchor (`<a name>`, no href) is a target, not a link; old pages often leave it
+          // unclosed, and htmlparser2 would then count the rest of the page as link text.
+          if (attribs.href !== undefined) {
+            current.links++;
+            element.isLink = true;
+            linkDepth++;
+          }
         } else if (tag === 'img') {
           current.images++;
         } else if (LINE_BREAK_TAGS.has(tag)) {
           current.items.push(LINE_BREAK);
         }
         if (!BLOCK_TAGS.has(tag)) return;
+        closeBlocksEndedBy(tag);
         if (blocks.length >= limits.maxBlocks) {
           if (!blockCapWarned) warnings.push(`more than ${limits.maxBlocks} blocks: deeper block tags were read as inline`);
           blockCapWarned = true;
@@ -154,6 +210,7 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
         depth++;
       },
       ontext(text) {
+        if (headIsInnermost() && textEndsHead(text)) endHead();
         if (skipDepth > 0) return;
         const items = current.items;
         const last = items.length > 0 ? items[items.length - 1] : undefined;
@@ -165,6 +222,11 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
       onclosetag() {
         const element = stack.pop();
         if (!element) return;
+        if (element.ignoredInHead) {
+          if (openHead) endHead();
+          return;
+        }
+        if (element === openHead) openHead = null;
         if (element.skips) {
           skipDepth--;
           return;
@@ -194,9 +256,11 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
   return { root, blocks, warnings };
 }
 
+const OPEN_BLOCKS: OpenElements<Block> = { tagOf: (block) => block.tag, parentOf: (block) => block.parent };
+
 function hintOf(attribs: Record<string, string>): string {
-  const id = attribs['id'];
-  const className = attribs['class'];
+  const id = attribs.id;
+  const className = attribs.class;
   if (id === undefined && className === undefined) return '';
   return `${id ?? ''} ${className ?? ''}`.toLowerCase();
 }
@@ -207,7 +271,10 @@ const STABLE_TOKEN = /^[a-z_-]+$/i;
 function pathSegment(tag: string, attribs: Record<string, string>, mode: PathMode): string {
   const upper = tag.toUpperCase();
   if (mode === 'tags') return upper;
-  const id = attribs['id'];
-  const classes = (attribs['class'] ?? '').split(/\s+/).filter((token) => STABLE_TOKEN.test(token)).sort();
+  const id = attribs.id;
+  const classes = (attribs.class ?? '')
+    .split(/\s+/)
+    .filter((token) => STABLE_TOKEN.test(token))
+    .sort();
   return upper + (id && STABLE_TOKEN.test(id) ? `#${id}` : '') + (classes.length > 0 ? `[${classes.join(' ')}]` : '');
 }

@@ -9,7 +9,8 @@ const FOOTER = Array.from({ length: 8 }, (_, i) => `<div class="f"><a href="/f${
 describe('content code blurring', () => {
   for (const variant of ['ccb', 'accb', 'tccb'] as const) {
     it(`${variant}: keeps long, lightly tagged text and drops heavily tagged menus and footers`, () => {
-      const html = `<html><head><style>body { color: red }</style></head><body><ul>${NAVIGATION}</ul>` +
+      const html =
+        `<html><head><style>body { color: red }</style></head><body><ul>${NAVIGATION}</ul>` +
         `<div><p>${uniqueParagraph(1, 120)}</p><p>${uniqueParagraph(2, 120)}</p></div>${FOOTER}<script>var tracking = "${'x'.repeat(300)}";</script></body></html>`;
       const result = extractWithBlurring(html, variant);
       assert.ok(result.text.includes(uniqueParagraph(1, 120).split(' ').slice(20, 40).join(' ')), result.text);

@@ -66,7 +66,11 @@ export function extractWithBlurring(html: string, variant: BlurVariant = 'ccb'):
     for (const word of kept) line.push(word);
   }
   if (line.length > 0) lines.push(collapseWhitespace(line.join(' ')));
-  return resultOf(variant, lines.map((text) => ({ path: 'HTML.BODY', text })), warnings);
+  return resultOf(
+    variant,
+    lines.map((text) => ({ path: 'HTML.BODY', text })),
+    warnings,
+  );
 }
 
 function contentCodeVector(html: string, variant: BlurVariant): { vector: Float64Array; runs: TextRun[]; flattened: boolean } {

@@ -33,7 +33,7 @@ const DEFAULTS = { minPages: 10, samePageType: 0.85, nearEnough: 0.6 };
  * host and query are ignored. `/articles/17.html` → `/articles/:n.html`.
  */
 export function urlPattern(url: string): string {
-  const path = URL.canParse(url) ? new URL(url).pathname : url.split(/[?#]/)[0] ?? '';
+  const path = URL.canParse(url) ? new URL(url).pathname : (url.split(/[?#]/)[0] ?? '');
   return path
     .split('/')
     .map((segment) => {
@@ -120,7 +120,10 @@ export function clusterPages(pages: readonly SitePage[], options: ClusterOptions
   }
   for (const small of [...groups].sort((a, b) => a.members.length - b.members.length)) {
     if (small.members.length >= settings.minPages) continue;
-    const nearest = nearestGroup(small.signature, groups.filter((group) => group !== small && group.members.length >= small.members.length));
+    const nearest = nearestGroup(
+      small.signature,
+      groups.filter((group) => group !== small && group.members.length >= small.members.length),
+    );
     if (nearest && nearest.similarity >= settings.nearEnough) merge(nearest.group, small);
   }
 

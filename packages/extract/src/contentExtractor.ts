@@ -1,7 +1,8 @@
 import { buildBlockTree, type Block, type BlockTree } from './blockTree.js';
 import { ExtractionError } from './errors.js';
-import { featureVector, isSimilar, vectorKey, type FeatureVector } from './features.js';
-import { ownText } from './render.js';
+import { z } from 'zod';
+import { featureVector, isSimilar, vectorKey, vectorOf, type FeatureVector } from './features.js';
+import { ownText } from './blockLines.js';
 import { resultOf, type ExtractionResult } from './result.js';
 
 /**
@@ -74,14 +75,14 @@ export class RepeatIndex {
   private readonly byKey = new Map<string, { vector: FeatureVector; pages: number[] }>();
   readonly pageCount: number;
 
-  constructor(pages: ReadonlyArray<readonly AtomicUnit[]>) {
+  constructor(pages: ReadonlyArray<readonly FeatureVector[]>) {
     this.pageCount = pages.length;
-    pages.forEach((units, page) => {
-      for (const unit of units) {
-        const key = vectorKey(unit.vector);
+    pages.forEach((vectors, page) => {
+      for (const vector of vectors) {
+        const key = vectorKey(vector);
         let entry = this.byKey.get(key);
         if (!entry) {
-          entry = { vector: unit.vector, pages: [] };
+          entry = { vector, pages: [] };
           this.byKey.set(key, entry);
           this.entries.push(entry);
         }
@@ -115,12 +116,7 @@ export class RepeatIndex {
 }
 
 /** True when ContentExtractor calls a unit non-content among the indexed pages. */
-export function isRepeated(
-  unit: AtomicUnit,
-  index: RepeatIndex,
-  params: ContentExtractorParams,
-  ownPage = -1,
-): boolean {
+export function isRepeated(unit: AtomicUnit, index: RepeatIndex, params: ContentExtractorParams, ownPage = -1): boolean {
   const otherPages = ownPage >= 0 ? index.pageCount - 1 : index.pageCount;
   const threshold = repeatThreshold(otherPages, params);
   return index.countPagesWithSimilar(unit.vector, params.similarity, threshold, ownPage) >= threshold;
@@ -132,21 +128,47 @@ export interface ContentExtractorModel {
   readonly params: ContentExtractorParams;
 }
 
-/** Reads a site's sample pages for ContentExtractor; unreadable pages are skipped. */
+const storedVectorSchema = z.object({ ids: z.array(z.number().int().nonnegative()), counts: z.array(z.number().int().positive()) });
+const ceTemplateSchema = z.object({
+  kind: z.literal('ce'),
+  params: z.object({ similarity: z.number().gt(0).lt(1), repeatShare: z.number().gt(0).lte(1) }),
+  /** Every atomic unit's feature vector, page by page: what a new page's blocks are compared with. */
+  pages: z.array(z.array(storedVectorSchema)),
+});
+
+/** ContentExtractor's storable template: the sample pages' atomic units as feature vectors (never their text). */
+export type ContentExtractorTemplate = z.infer<typeof ceTemplateSchema>;
+
+/** Reads a site's sample pages for ContentExtractor; unreadable pages are skipped and said so. */
 export function prepareContentExtractor(
   pages: readonly string[],
   params: ContentExtractorParams = DEFAULT_CE_PARAMS,
-): ContentExtractorModel {
-  const pageUnits: AtomicUnit[][] = [];
-  for (const html of pages) {
+): { template: ContentExtractorTemplate; warnings: string[] } {
+  const vectors: ContentExtractorTemplate['pages'] = [];
+  const warnings: string[] = [];
+  pages.forEach((html, page) => {
     try {
-      pageUnits.push(atomicUnits(buildBlockTree(html)));
+      vectors.push(atomicUnits(buildBlockTree(html)).map(({ vector }) => ({ ids: [...vector.ids], counts: [...vector.counts] })));
     } catch (error) {
       if (!(error instanceof ExtractionError)) throw error;
+      warnings.push(`page ${page} skipped: ${error.message}`);
     }
-  }
-  if (pageUnits.length === 0) throw new ExtractionError('invalid-argument', 'ContentExtractor needs at least 1 readable page of the site');
-  return { index: new RepeatIndex(pageUnits), params };
+  });
+  if (vectors.length === 0) throw new ExtractionError('invalid-argument', 'ContentExtractor needs at least 1 readable page of the site');
+  return { template: { kind: 'ce', params: { ...params }, pages: vectors }, warnings };
+}
+
+/** Validates a stored ContentExtractor template. */
+export function parseContentExtractorTemplate(value: unknown): ContentExtractorTemplate {
+  const parsed = ceTemplateSchema.safeParse(value);
+  if (!parsed.success) throw new ExtractionError('invalid-template', `not a ContentExtractor template: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Indexes a template's vectors for detection. */
+export function compileContentExtractor(template: ContentExtractorTemplate): ContentExtractorModel {
+  const pages = template.pages.map((units) => units.map((unit) => vectorOf(Uint32Array.from(unit.ids), Uint32Array.from(unit.counts))));
+  return { index: new RepeatIndex(pages), params: template.params };
 }
 
 /**

@@ -5,7 +5,11 @@ import { ExtractionError } from './errors.js';
 
 describe('decodeHtml', () => {
   it('follows a charset given only in a <meta>', () => {
-    const bytes = Buffer.concat([Buffer.from('<html><head><meta charset="windows-1251"></head><body><p>'), Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]), Buffer.from('</p></body></html>')]);
+    const bytes = Buffer.concat([
+      Buffer.from('<html><head><meta charset="windows-1251"></head><body><p>'),
+      Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]),
+      Buffer.from('</p></body></html>'),
+    ]);
     const decoded = decodeHtml(bytes);
     assert.equal(decoded.encoding, 'windows-1251');
     assert.match(decoded.html, /Привет/);
@@ -25,8 +29,14 @@ describe('decodeHtml', () => {
   });
 
   it('refuses empty and binary bodies', () => {
-    assert.throws(() => decodeHtml(new Uint8Array()), (error: unknown) => error instanceof ExtractionError && error.code === 'empty-input');
+    assert.throws(
+      () => decodeHtml(new Uint8Array()),
+      (error: unknown) => error instanceof ExtractionError && error.code === 'empty-input',
+    );
     const png = new Uint8Array(4096).map((_, i) => (i % 3 === 0 ? 0 : i % 251));
-    assert.throws(() => decodeHtml(png), (error: unknown) => error instanceof ExtractionError && error.code === 'binary-input');
+    assert.throws(
+      () => decodeHtml(png),
+      (error: unknown) => error instanceof ExtractionError && error.code === 'binary-input',
+    );
   });
 });

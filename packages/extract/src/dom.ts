@@ -1,5 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS } from './blockTags.js';
+import { isIgnoredInHead, startTagEndsHead, textEndsHead } from './documentHead.js';
+import { elementClosedBy, type OpenElements } from './impliedEnds.js';
 import { isHiddenElement } from './hidden.js';
 import { checkedHtml, flatReadingWarning, flatText } from './input.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
@@ -18,15 +20,34 @@ export interface DomNode {
 }
 
 /** Elements whose content is never visible text (WLR's notValid set, plus embedded documents). */
-const NOT_CONTENT = new Set(['head', 'meta', 'title', 'link', 'style', 'script', 'select', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'embed', 'canvas', 'textarea']);
+const NOT_CONTENT = new Set([
+  'head',
+  'meta',
+  'title',
+  'link',
+  'style',
+  'script',
+  'select',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'iframe',
+  'object',
+  'embed',
+  'canvas',
+  'textarea',
+]);
 const MOVED_STYLE = /(?:^|;)\s*position\s*:\s*(?:absolute|fixed)/i;
 
 /**
  * Parses HTML into a compact DOM rooted at BODY, without the nodes that can never be visible text:
  * non-content elements (script, style, head, …) and hidden subtrees are left out as they are read
- * (WLR's notValid and notVisible sets, Definition 4.1). One streaming pass of htmlparser2 with an
- * explicit stack; past `maxOpenElements` the rest of the page becomes one text node, as in
- * `buildBlockTree`.
+ * (WLR's notValid and notVisible sets, Definition 4.1). The head ends where a browser ends it
+ * (`documentHead.ts`), so a page that omits `</head>` and `<body>` keeps its text, and elements a
+ * browser closes implicitly (`impliedEnds.ts`: open paragraphs, list items, cells) are closed
+ * here. One streaming pass of htmlparser2 with an explicit stack; past `maxOpenElements` the rest
+ * of the page becomes one text node, as in `buildBlockTree`.
  */
 export function buildDom(html: string, limits: Partial<Limits> = {}): { root: DomNode; warnings: string[] } {
   const caps = { ...DEFAULT_LIMITS, ...limits };
@@ -40,7 +61,31 @@ export function buildDom(html: string, limits: Partial<Limits> = {}): { root: Do
   const root = element('body', null);
   let current = root;
   let skipDepth = 0;
-  const stack: Array<'open' | 'skip' | 'mapped'> = [];
+  /** `ignored`: an `<html>` or `<head>` start tag inside the head, which a browser ignores (`documentHead.ts`). */
+  const stack: Array<'open' | 'skip' | 'mapped' | 'ignored' | 'closed'> = [];
+  /** Where on the stack the `<head>` that started a skipped subtree is, until it ends (-1: none). */
+  let openHeadAt = -1;
+  const headIsInnermost = (): boolean => {
+    if (openHeadAt < 0) return false;
+    for (let k = stack.length - 1; k > openHeadAt; k--) if (stack[k] !== 'ignored') return false;
+    return true;
+  };
+  const endHead = (): void => {
+    stack[openHeadAt] = 'mapped';
+    skipDepth = 0;
+    openHeadAt = -1;
+  };
+  /** Closes the open elements a start tag ends in a browser (`impliedEnds.ts`), which htmlparser2 leaves open. */
+  const closeElementsEndedBy = (name: string): void => {
+    const closed = elementClosedBy(name, current, OPEN_NODES);
+    if (!closed?.parent) return;
+    // The `open` entries, innermost first, are the chain from `current` up; they stay on the stack as `closed`.
+    for (let k = stack.length - 1; k >= 0 && current !== closed.parent; k--) {
+      if (stack[k] !== 'open') continue;
+      stack[k] = 'closed';
+      current = current.parent as DomNode;
+    }
+  };
   let flatFrom = -1;
   const parser: Parser = new Parser(
     {
@@ -50,7 +95,13 @@ export function buildDom(html: string, limits: Partial<Limits> = {}): { root: Do
           parser.pause();
           return;
         }
+        if (headIsInnermost() && isIgnoredInHead(name)) {
+          stack.push('ignored');
+          return;
+        }
+        if (headIsInnermost() && startTagEndsHead(name)) endHead();
         if (skipDepth > 0 || NOT_CONTENT.has(name) || isHiddenElement(attribs)) {
+          if (skipDepth === 0 && name === 'head') openHeadAt = stack.length;
           skipDepth++;
           stack.push('skip');
           return;
@@ -59,18 +110,22 @@ export function buildDom(html: string, limits: Partial<Limits> = {}): { root: Do
           stack.push('mapped');
           return;
         }
-        current = element(name, current, !(name === 'div' && MOVED_STYLE.test(attribs['style'] ?? '')));
+        closeElementsEndedBy(name);
+        current = element(name, current, !(name === 'div' && MOVED_STYLE.test(attribs.style ?? '')));
         stack.push('open');
       },
       ontext(text) {
+        if (headIsInnermost() && textEndsHead(text)) endHead();
         if (skipDepth > 0) return;
         const last = current.children[current.children.length - 1];
         if (last?.name === '#text') (last as { text: string }).text += text;
         else current.children.push({ name: '#text', parent: current, children: [], text, staticPosition: true });
       },
       onclosetag() {
+        if (openHeadAt === stack.length - 1) openHeadAt = -1;
         const kind = stack.pop();
-        if (kind === 'skip') skipDepth--;
+        if (kind === 'ignored' && openHeadAt >= 0) endHead();
+        else if (kind === 'skip') skipDepth--;
         else if (kind === 'open' && current.parent) current = current.parent;
       },
     },
@@ -86,6 +141,8 @@ export function buildDom(html: string, limits: Partial<Limits> = {}): { root: Do
   }
   return { root, warnings };
 }
+
+const OPEN_NODES: OpenElements<DomNode> = { tagOf: (node) => node.name, parentOf: (node) => node.parent };
 
 /** Lines of a subtree's text in document order: block elements and `<br>` break lines. Iterative. */
 export function renderDom(node: DomNode): string[] {

@@ -15,7 +15,7 @@ describe('feature vectors', () => {
 
   it('has a cheap bound that never rejects a similar pair', () => {
     let state = 1;
-    const random = () => ((state = (state * 48271) % 2147483647) / 2147483647);
+    const random = () => (state = (state * 48271) % 2147483647) / 2147483647;
     const words = 'a b c d e f g h i j'.split(' ');
     for (let trial = 0; trial < 2000; trial++) {
       const text = () => Array.from({ length: 1 + Math.floor(random() * 12) }, () => words[Math.floor(random() * words.length)]).join(' ');

@@ -46,7 +46,11 @@ export function featureVector(text: string, structure: StructuralCounts): Featur
   if (structure.images > 0) counts.set(IMAGE_ID, structure.images);
   if (structure.scripts > 0) counts.set(SCRIPT_ID, structure.scripts);
   const ids = Uint32Array.from(counts.keys()).sort();
-  return vectorOf(ids, Uint32Array.from(ids, (id) => counts.get(id) ?? 0), termCount);
+  return vectorOf(
+    ids,
+    Uint32Array.from(ids, (id) => counts.get(id) ?? 0),
+    termCount,
+  );
 }
 
 /** Rebuilds a vector from stored ids and counts (ids sorted ascending, as `featureVector` makes them). */

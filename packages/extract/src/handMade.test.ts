@@ -15,23 +15,50 @@ interface Weakness {
 }
 
 const RATIO_PICKS_A_PARAGRAPH: Weakness = { minRecall: 0.4, why: 'a ratio over all nodes is highest on a single paragraph, so the best node is one paragraph' };
-const BLURRING_CUTS_NEAR_MARKUP: Weakness = { minRecall: 0.85, why: 'words next to markup are blurred below the threshold (the paper extracts characters, not blocks)' };
+const BLURRING_CUTS_NEAR_MARKUP: Weakness = {
+  minRecall: 0.85,
+  why: 'words next to markup are blurred below the threshold (the paper extracts characters, not blocks)',
+};
 const KNOWN_WEAKNESSES: Record<string, Partial<Record<string, Weakness>>> = {
-  wlr: { 'main text split by an advertisement banner': { minRecall: 1, mayKeep: ['Winter tyres at half price'], why: 'the best node is the whole story container, advertisement included' } },
-  clr: { 'main text split by an advertisement banner': { minRecall: 1, mayKeep: ['Winter tyres at half price'], why: 'the best node is the whole story container, advertisement included' } },
+  wlr: {
+    'main text split by an advertisement banner': {
+      minRecall: 1,
+      mayKeep: ['Winter tyres at half price'],
+      why: 'the best node is the whole story container, advertisement included',
+    },
+  },
+  clr: {
+    'main text split by an advertisement banner': {
+      minRecall: 1,
+      mayKeep: ['Winter tyres at half price'],
+      why: 'the best node is the whole story container, advertisement included',
+    },
+  },
   cnr: Object.fromEntries(CASES.map((page) => [page.name, RATIO_PICKS_A_PARAGRAPH])),
   wnr: Object.fromEntries(CASES.map((page) => [page.name, RATIO_PICKS_A_PARAGRAPH])),
   ccb: {
     ...Object.fromEntries(CASES.map((page) => [page.name, BLURRING_CUTS_NEAR_MARKUP])),
-    'a page with a long footer': { ...BLURRING_CUTS_NEAR_MARKUP, mayKeep: ['Valley Media Limited'], why: 'the footer\'s closing sentence is a long run of text, as content-like as the article' },
+    'a page with a long footer': {
+      ...BLURRING_CUTS_NEAR_MARKUP,
+      mayKeep: ['Valley Media Limited'],
+      why: "the footer's closing sentence is a long run of text, as content-like as the article",
+    },
   },
   accb: {
     ...Object.fromEntries(CASES.map((page) => [page.name, BLURRING_CUTS_NEAR_MARKUP])),
-    'a page with a long footer': { ...BLURRING_CUTS_NEAR_MARKUP, mayKeep: ['Valley Media Limited', 'Footer link number'], why: 'without anchor tags as code, the footer\'s link lists read as text' },
+    'a page with a long footer': {
+      ...BLURRING_CUTS_NEAR_MARKUP,
+      mayKeep: ['Valley Media Limited', 'Footer link number'],
+      why: "without anchor tags as code, the footer's link lists read as text",
+    },
   },
   tccb: {
     ...Object.fromEntries(CASES.map((page) => [page.name, BLURRING_CUTS_NEAR_MARKUP])),
-    'main text split by an advertisement banner': { ...BLURRING_CUTS_NEAR_MARKUP, mayKeep: ['Winter tyres at half price', 'Copyright the Valley Courier'], why: 'on tokens, a short run of text between tags weighs as much as a word of the article' },
+    'main text split by an advertisement banner': {
+      ...BLURRING_CUTS_NEAR_MARKUP,
+      mayKeep: ['Winter tyres at half price', 'Copyright the Valley Courier'],
+      why: 'on tokens, a short run of text between tags weighs as much as a word of the article',
+    },
   },
 };
 

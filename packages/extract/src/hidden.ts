@@ -7,7 +7,7 @@ const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden
  * uses this one rule.
  */
 export function isHiddenElement(attribs: Readonly<Record<string, string>>): boolean {
-  if (attribs['hidden'] !== undefined) return true;
-  const style = attribs['style'];
+  if (attribs.hidden !== undefined) return true;
+  const style = attribs.style;
   return style !== undefined && HIDDEN_STYLE.test(style);
 }

@@ -1,27 +1,48 @@
 export { BLOCK_TAGS, INLINE_BLOCK_TAGS, SKIPPED_TAGS } from './blockTags.js';
-export { buildBlockTree, LINE_BREAK, type Block, type BlockItem, type BlockTree, type BlockTreeOptions, type PathMode } from './blockTree.js';
+export { type Block, type BlockItem, type BlockTree, type BlockTreeOptions, buildBlockTree, LINE_BREAK, type PathMode } from './blockTree.js';
+export { blockLines, type TextLine } from './blockLines.js';
+export { type ClusterOptions, type ClusterShape, clusterFor, clusterPages, type PageCluster, type SitePage, structureOf, urlPattern } from './clusters.js';
 export {
+  type AtomicUnit,
   atomicUnits,
+  type ContentExtractorModel,
+  type ContentExtractorParams,
+  type ContentExtractorTemplate,
+  compileContentExtractor,
   DEFAULT_CE_PARAMS,
   extractWithContentExtractor,
   isRepeated,
   prepareContentExtractor,
   RepeatIndex,
-  type AtomicUnit,
-  type ContentExtractorModel,
-  type ContentExtractorParams,
 } from './contentExtractor.js';
-export { decodeHtml, type DecodedHtml } from './decode.js';
-export { compileTemplate, detect, type CompiledTemplate } from './detect.js';
+export { type DecodedHtml, decodeHtml } from './decode.js';
 export { ExtractionError, type ExtractionErrorCode } from './errors.js';
-export { cosine, featureVector, type FeatureVector } from './features.js';
+export { type CompiledTemplate, compileTemplate, detect } from './fastce/detect.js';
+export { type PrepareOptions, prepareTemplate } from './fastce/prepare.js';
+export {
+  DEFAULT_FASTCE_PARAMS,
+  FASTCE_PLUS_PARAMS,
+  type FastCeParams,
+  parseTemplate,
+  type StoredBlock,
+  TEMPLATE_SCHEMA_VERSION,
+  type Template,
+} from './fastce/template.js';
+export { cosine, type FeatureVector, featureVector } from './features.js';
 export { DEFAULT_LIMITS, type Limits } from './limits.js';
-export { METHOD_NAMES, methodByName, templateMethodByName, type ExtractionMethod, type PageExtractor, type SinglePageMethod, type TemplateMethod } from './methods.js';
-export { DEFAULT_FASTCE_PARAMS, prepareTemplate, type PreparedTemplate, type PrepareOptions } from './prepare.js';
-export { renderBlock, type TextLine } from './render.js';
-export type { ExtractedBlock, ExtractionResult } from './result.js';
-export { parseTemplate, TEMPLATE_SCHEMA_VERSION, type FastCeParams, type StoredBlock, type Template } from './template.js';
-export { clusterFor, clusterPages, structureOf, urlPattern, type ClusterOptions, type ClusterShape, type PageCluster, type SitePage } from './clusters.js';
 export { extractMainBlock } from './mainBlock.js';
+export {
+  type ExtractionMethod,
+  METHOD_NAMES,
+  methodByName,
+  type PreparedTemplate,
+  preparedExtractor,
+  type SinglePageMethod,
+  singlePageMethodByName,
+  type TemplateMethod,
+  templateMethodByName,
+} from './methods.js';
+export type { ExtractedBlock, ExtractionResult, PageExtractor } from './result.js';
+export { evenlySpread } from './sampling.js';
 export { documentTitle } from './title.js';
-export { extractWithVge, VISUAL_DISTANCE_THRESHOLD, type RenderedElement, type RenderedPage } from './vge.js';
+export { extractWithVge, type RenderedElement, type RenderedPage, VISUAL_DISTANCE_THRESHOLD } from './vge.js';

@@ -1,11 +1,13 @@
 import { decodeHTML } from 'entities';
+import { cdataAsBrowsersRead } from './cdata.js';
 import { ExtractionError } from './errors.js';
 import type { Limits } from './limits.js';
 import { collapseWhitespace } from './whitespace.js';
 
 /**
  * The checks every parser of a page makes first: a string, not empty, not binary, and no longer
- * than `maxInputChars` (the rest is cut off and a warning says so).
+ * than `maxInputChars` (the rest is cut off and a warning says so). CDATA markers outside foreign
+ * content are made the bogus comments browsers read (`cdata.ts`).
  */
 export function checkedHtml(html: unknown, limits: Limits, warnings: string[]): string {
   if (typeof html !== 'string') throw new ExtractionError('invalid-argument', 'the page must be given as a string of HTML');
@@ -16,7 +18,7 @@ export function checkedHtml(html: unknown, limits: Limits, warnings: string[]): 
     checked = checked.slice(0, limits.maxInputChars);
   }
   if (looksBinary(checked)) throw new ExtractionError('binary-input', 'the page is binary data, not an HTML document');
-  return checked;
+  return cdataAsBrowsersRead(checked);
 }
 
 /** True when the first kilobytes hold control characters that no text document has. */

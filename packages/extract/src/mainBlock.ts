@@ -1,8 +1,8 @@
 import { buildBlockTree, type Block, type BlockTree } from './blockTree.js';
-import { boilerplateSubtrees, isLinkDense } from './boilerplate.js';
+import { boilerplateSubtrees, isLinkDense } from './fastce/boilerplate.js';
 import { atomicUnits } from './contentExtractor.js';
-import { mainRegionBlock } from './region.js';
-import { renderBlock, type TextLine } from './render.js';
+import { mainRegionBlock } from './fastce/region.js';
+import { blockLines, type TextLine } from './blockLines.js';
 import { resultOf, type ExtractionResult } from './result.js';
 
 /**
@@ -25,7 +25,7 @@ export function mainBlockOf(tree: BlockTree): { lines: TextLine[]; warnings: str
   if (prose.length === 0) return { lines: [], warnings: [...tree.warnings, 'no prose found'] };
   // A page whose prose is one block has no region of two blocks: that block is the main block.
   const region = mainRegionBlock(tree, prose) ?? prose.reduce((longest, unit) => (unit.vector.sum > longest.vector.sum ? unit : longest)).block;
-  const rendered = renderBlock(
+  const rendered = blockLines(
     region,
     (child: Block) => !named[child.index],
     (kept: Block) => !isLinkDense(kept),

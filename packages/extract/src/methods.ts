@@ -1,24 +1,36 @@
 import { extractAuto } from './auto.js';
 import { extractWithBlurring } from './ccb.js';
-import { extractWithContentExtractor, prepareContentExtractor } from './contentExtractor.js';
-import { compileTemplate, detect } from './detect.js';
+import { compileContentExtractor, extractWithContentExtractor, parseContentExtractorTemplate, prepareContentExtractor } from './contentExtractor.js';
 import { ExtractionError } from './errors.js';
+import { compileTemplate, detect } from './fastce/detect.js';
+import { compilePlusAuto } from './fastce/plusAuto.js';
+import { prepareTemplate } from './fastce/prepare.js';
+import { DEFAULT_FASTCE_PARAMS, FASTCE_PLUS_PARAMS, type FastCeParams, parseTemplate, type Template } from './fastce/template.js';
 import { extractMainBlock } from './mainBlock.js';
-import { prepareTemplate } from './prepare.js';
-import { prepareTemplateAuto } from './templateAuto.js';
+import { extractReader } from './reader/reader.js';
 import { extractWithReadability } from './readability.js';
-import type { ExtractionResult } from './result.js';
+import type { PageExtractor } from './result.js';
 import { extractWithRatio, type RatioVariant } from './wlr.js';
 
-/** Extracts one page's main text. */
-export type PageExtractor = (html: string) => ExtractionResult;
+/** A template and what preparing it noticed (pages skipped, caps hit). */
+export interface PreparedTemplate<T> {
+  template: T;
+  warnings: string[];
+}
 
-/** A method that learns from sample pages of a site before it extracts that site's pages. */
-export interface TemplateMethod {
+/**
+ * A method that learns from sample pages of a site before it extracts that site's pages, in two
+ * steps so that the learning can be stored and shared: `prepare` makes a JSON-serialisable
+ * template (the templater stores it), `parseTemplate` validates one read back, and `compile`
+ * turns it into an extractor (the extractor service, once per template).
+ */
+export interface TemplateMethod<T = unknown> {
   readonly name: string;
   readonly kind: 'template';
   readonly description: string;
-  prepare(pages: readonly string[]): PageExtractor;
+  prepare(pages: readonly string[]): PreparedTemplate<T>;
+  parseTemplate(value: unknown): T;
+  compile(template: T): PageExtractor;
 }
 
 /** A method that reads one page alone. */
@@ -31,52 +43,61 @@ export interface SinglePageMethod {
 
 export type ExtractionMethod = TemplateMethod | SinglePageMethod;
 
+/** A template method in the registry, whose template type stays between its own three steps. */
+function templateMethod<T>(method: TemplateMethod<T>): TemplateMethod {
+  return method as unknown as TemplateMethod;
+}
+
+/** A FastCE template method: the template is FastCE's, prepared with `params`; `compile` decides how pages are read with it. */
+function fastCeMethod(name: string, description: string, params: Readonly<FastCeParams>, compile: (template: Template) => PageExtractor): TemplateMethod {
+  return templateMethod<Template>({
+    name,
+    kind: 'template',
+    description,
+    prepare: (pages) => prepareTemplate(pages, { params }),
+    parseTemplate,
+    compile,
+  });
+}
+
+function detection(template: Template): PageExtractor {
+  const compiled = compileTemplate(template);
+  return (html) => detect(compiled, html);
+}
+
 const RATIO_NAMES: Record<RatioVariant, string> = { wlr: 'words/leaves', cnr: 'characters/nodes', wnr: 'words/nodes', clr: 'characters/leaves' };
 
 const METHODS: readonly ExtractionMethod[] = [
-  {
-    name: 'fastce',
-    kind: 'template',
-    description: 'FastContentExtractor as the paper states it: template paths, then stored non-content blocks',
-    prepare(pages) {
-      const compiled = compileTemplate(prepareTemplate(pages).template);
-      return (html) => detect(compiled, html);
-    },
-  },
-  {
-    name: 'fastce+',
-    kind: 'template',
-    description: 'FastCE refined: link-dense blocks are navigation, neither content paths nor output',
-    prepare(pages) {
-      const compiled = compileTemplate(prepareTemplate(pages, { params: { refine: true } }).template);
-      return (html) => detect(compiled, html);
-    },
-  },
-  {
-    name: 'fastce+auto',
-    kind: 'template',
-    description: 'the fastce+ template and the auto single-page reading must agree on every line',
-    prepare: prepareTemplateAuto,
-  },
-  {
+  fastCeMethod('fastce', 'FastContentExtractor as the paper states it: template paths, then stored non-content blocks', DEFAULT_FASTCE_PARAMS, detection),
+  fastCeMethod('fastce+', 'FastCE refined: link-dense blocks are navigation, neither content paths nor output', FASTCE_PLUS_PARAMS, detection),
+  fastCeMethod('fastce+auto', 'the fastce+ template and the auto single-page reading must agree on every line', FASTCE_PLUS_PARAMS, compilePlusAuto),
+  templateMethod({
     name: 'ce',
     kind: 'template',
     description: 'ContentExtractor (Debnath et al.): atomic blocks compared with every block of the sample pages',
-    prepare(pages) {
-      const model = prepareContentExtractor(pages);
+    prepare: (pages) => prepareContentExtractor(pages),
+    parseTemplate: parseContentExtractorTemplate,
+    compile: (template) => {
+      const model = compileContentExtractor(template);
       return (html) => extractWithContentExtractor(model, html);
     },
-  },
+  }),
   {
     name: 'auto',
     kind: 'single',
-    description: 'the best single-page reading: Readability\'s article, cleaned by our block rules',
+    description: "the best single-page reading: Readability's article, cleaned by our block rules",
     extract: extractAuto,
+  },
+  {
+    name: 'reader',
+    kind: 'single',
+    description: "a Readability-style reading of one page on the block tree, without a DOM: fast and of Readability's quality",
+    extract: extractReader,
   },
   {
     name: 'mainblock',
     kind: 'single',
-    description: 'single-page fallback: the deepest block holding most of the page\'s prose',
+    description: "single-page fallback: the deepest block holding most of the page's prose",
     extract: extractMainBlock,
   },
   ...(['wlr', 'cnr', 'wnr', 'clr'] as const).map(
@@ -120,4 +141,21 @@ export function templateMethodByName(name: string): TemplateMethod {
   const method = methodByName(name);
   if (method.kind !== 'template') throw new ExtractionError('invalid-argument', `"${name}" reads single pages; it has no template to prepare`);
   return method;
+}
+
+/** Looks a single-page method up by name; a template method's name is an error here. */
+export function singlePageMethodByName(name: string): SinglePageMethod {
+  const method = methodByName(name);
+  if (method.kind !== 'single') throw new ExtractionError('invalid-argument', `"${name}" needs a template; a single-page method is needed here`);
+  return method;
+}
+
+/**
+ * A template method's extractor for a site, prepared from `pages`, with the template passed
+ * through JSON and validated on the way, exactly as the pipeline stores and reads it back: what
+ * the evaluation measures is what the pipeline runs.
+ */
+export function preparedExtractor(method: TemplateMethod, pages: readonly string[]): PageExtractor {
+  const { template } = method.prepare(pages);
+  return method.compile(method.parseTemplate(JSON.parse(JSON.stringify(template))));
 }

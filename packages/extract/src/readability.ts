@@ -4,7 +4,7 @@ import { buildBlockTree } from './blockTree.js';
 import { ExtractionError } from './errors.js';
 import { checkedHtml } from './input.js';
 import { DEFAULT_LIMITS } from './limits.js';
-import { renderBlock } from './render.js';
+import { blockLines } from './blockLines.js';
 import { resultOf, type ExtractionResult } from './result.js';
 
 /** jsdom costs 0.6 s and 70 MB to load: only a process that runs this peer loads it. */
@@ -23,7 +23,7 @@ export function extractWithReadability(html: string): ExtractionResult {
   const { content, warnings } = readabilityArticle(html);
   if (content === null) return resultOf('readability', [], [...warnings, 'Readability found no article']);
   const tree = buildBlockTree(content);
-  return resultOf('readability', renderBlock(tree.root).lines, [...warnings, ...tree.warnings]);
+  return resultOf('readability', blockLines(tree.root).lines, [...warnings, ...tree.warnings]);
 }
 
 /**

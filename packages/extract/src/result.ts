@@ -16,6 +16,9 @@ export interface ExtractionResult {
   warnings: string[];
 }
 
+/** Extracts one page's main text. */
+export type PageExtractor = (html: string) => ExtractionResult;
+
 export function resultOf(method: string, blocks: ExtractedBlock[], warnings: readonly string[]): ExtractionResult {
   return { method, blocks, text: blocks.map((block) => block.text).join('\n'), warnings: [...warnings] };
 }

@@ -106,7 +106,19 @@ export function extractWithVge(page: RenderedPage): ExtractionResult {
   const blockOf: VisualBlock[] = new Array(elements.length);
   const blocks: VisualBlock[] = [];
   const newBlock = (root: number, parent: VisualBlock | null): VisualBlock => {
-    const block: VisualBlock = { root, parent, children: [], ownText: 0, ownLinkText: 0, text: 0, linkText: 0, fontSizeSum: 0, pattern: '', repetitivePatterns: 0, repeated: false };
+    const block: VisualBlock = {
+      root,
+      parent,
+      children: [],
+      ownText: 0,
+      ownLinkText: 0,
+      text: 0,
+      linkText: 0,
+      fontSizeSum: 0,
+      pattern: '',
+      repetitivePatterns: 0,
+      repeated: false,
+    };
     parent?.children.push(block);
     blocks.push(block);
     return block;

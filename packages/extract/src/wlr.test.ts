@@ -7,7 +7,8 @@ const MENU = '<ul><li><a href="/">Home</a></li><li><a href="/a">News</a></li><li
 
 describe('wlr', () => {
   it('finds the main text split by an ad banner, in order, without menu or footer', () => {
-    const html = `<body>${MENU}<div id="story"><p>${uniqueParagraph(1, 60)}</p><div class="ad"><a href="/ad">Buy now</a></div><p>${uniqueParagraph(2, 60)}</p><p>${uniqueParagraph(3, 60)}</p></div>` +
+    const html =
+      `<body>${MENU}<div id="story"><p>${uniqueParagraph(1, 60)}</p><div class="ad"><a href="/ad">Buy now</a></div><p>${uniqueParagraph(2, 60)}</p><p>${uniqueParagraph(3, 60)}</p></div>` +
       `<div id="footer"><p>Copyright</p><p><a href="/x">Help</a> | <a href="/y">Contact</a></p></div></body>`;
     const text = extractWithRatio(html).text;
     assert.ok(text.indexOf(uniqueParagraph(1, 60)) >= 0 && text.indexOf(uniqueParagraph(1, 60)) < text.indexOf(uniqueParagraph(3, 60)), text);

@@ -72,10 +72,19 @@ export function extractWithRatio(html: string, variant: RatioVariant = 'wlr'): E
     const position = maxId === minId ? 1 : 1 - (scored.id - minId) / (maxId - minId);
     const relativeRatio = maxRatio === minRatio ? 1 : (scored.ratio - minRatio) / (maxRatio - minRatio);
     const weight = inInitial.has(scored) ? position * relativeRatio : 0;
-    scored.relevance = relativeRatio * Math.max(weight, sum(scored.children, (child) => child.relevance));
+    scored.relevance =
+      relativeRatio *
+      Math.max(
+        weight,
+        sum(scored.children, (child) => child.relevance),
+      );
     if (scored.relevance > best.relevance || (scored.relevance === best.relevance && scored.id < best.id)) best = scored;
   }
-  return resultOf(variant, renderDom(best.node).map((text) => ({ path: pathOf(best.node), text })), warnings);
+  return resultOf(
+    variant,
+    renderDom(best.node).map((text) => ({ path: pathOf(best.node), text })),
+    warnings,
+  );
 }
 
 /** The content nodes set C as a scored tree, or null when the page has no word at all. */

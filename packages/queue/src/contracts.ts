@@ -7,8 +7,8 @@ const id = z.number().int().positive();
  * every worker validates its payload before acting on it.
  */
 export const JOB_CONTRACTS = {
-  /** Run one recorded crawl (its row holds the site and the state an operator can change). */
-  crawl: z.object({ crawlId: id }).strict(),
+  /** Start a crawl of a site (its recrawl schedule); crawler processes then share the crawl's frontier. */
+  crawl: z.object({ siteId: id, reason: z.enum(['schedule']) }).strict(),
   /** Prepare a site's templates again. */
   template: z.object({ siteId: id, reason: z.enum(['first-pages', 'crawl-finished', 'schedule', 'manual']) }).strict(),
   /** Extract one stored page. */

@@ -11,6 +11,8 @@ export interface QueueSettings {
   backoffMs: number;
   /** A worker's lock on a job; a dead worker's jobs are taken back once it lapses. */
   lockMs: number;
+  /** Hears a worker's connection errors (ioredis retries them; the runtime logs them). */
+  onError?: (error: Error) => void;
 }
 
 export interface QueueCounts {
@@ -55,8 +57,16 @@ export class PipelineQueues {
     await this.queue(name).add(name, parseJobPayload(name, payload), options);
   }
 
-  async addBulk<Name extends QueueName>(name: Name, payloads: readonly JobPayload<Name>[]): Promise<void> {
-    const jobs = payloads.map((payload) => ({ name, data: parseJobPayload(name, payload) }));
+  /**
+   * Adds many jobs. `dedupId` names a job's work (a page and the body it has, say): a job added
+   * while another with the same id is still waiting or running is not added again.
+   */
+  async addBulk<Name extends QueueName>(name: Name, payloads: readonly JobPayload<Name>[], dedupId?: (payload: JobPayload<Name>) => string): Promise<void> {
+    const jobs = payloads.map((payload) => ({
+      name,
+      data: parseJobPayload(name, payload),
+      ...(dedupId ? { opts: { deduplication: { id: dedupId(payload) } } } : {}),
+    }));
     for (let start = 0; start < jobs.length; start += 1000) await this.queue(name).addBulk(jobs.slice(start, start + 1000));
   }
 
@@ -65,7 +75,16 @@ export class PipelineQueues {
       QUEUE_NAMES.map(async (name) => {
         const counts = await this.queue(name).getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'waiting-children');
         const count = (key: string) => counts[key] ?? 0;
-        return [name, { waiting: count('waiting') + count('prioritized') + count('waiting-children'), active: count('active'), delayed: count('delayed'), failed: count('failed'), completed: count('completed') }] as const;
+        return [
+          name,
+          {
+            waiting: count('waiting') + count('prioritized') + count('waiting-children'),
+            active: count('active'),
+            delayed: count('delayed'),
+            failed: count('failed'),
+            completed: count('completed'),
+          },
+        ] as const;
       }),
     );
     return Object.fromEntries(entries) as Record<QueueName, QueueCounts>;
@@ -86,7 +105,10 @@ export class PipelineQueues {
         ),
       ),
     );
-    return lists.flat().sort((a, b) => (b.failedAt?.getTime() ?? 0) - (a.failedAt?.getTime() ?? 0)).slice(0, limit);
+    return lists
+      .flat()
+      .sort((a, b) => (b.failedAt?.getTime() ?? 0) - (a.failedAt?.getTime() ?? 0))
+      .slice(0, limit);
   }
 
   async close(): Promise<void> {
@@ -135,7 +157,7 @@ export function startWorker<Name extends QueueName>(
     const finalAttempt = job.attemptsMade >= (job.opts.attempts ?? 1) || error instanceof UnrecoverableError;
     if (finalAttempt) void options.onGiveUp(job.data, error, job.attemptsMade).catch(() => undefined);
   });
-  // Connection errors are retried by ioredis; without a listener they would crash the process.
-  worker.on('error', () => undefined);
+  // Connection errors are retried by ioredis; a listener keeps them from crashing the process, and says them.
+  worker.on('error', (error) => settings.onError?.(error));
   return worker;
 }

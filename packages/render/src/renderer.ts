@@ -7,7 +7,15 @@ export class BrowserUnavailableError extends Error {
 }
 
 /** Flags that keep a headless Chromium from reaching for anything but the page it is given. */
-const QUIET_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const QUIET_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * Lays pages out in the system Chromium and reads back what `vge` needs: every visible element's
@@ -23,7 +31,9 @@ export class PageRenderer {
 
   static async launch(executablePath = process.env.WINNOW_CHROMIUM_PATH || '/usr/bin/chromium'): Promise<PageRenderer> {
     if (!existsSync(executablePath)) {
-      throw new BrowserUnavailableError(`vge renders pages in Chromium, and there is none at ${executablePath}: install it (Debian: apt-get install chromium) or set WINNOW_CHROMIUM_PATH`);
+      throw new BrowserUnavailableError(
+        `vge renders pages in Chromium, and there is none at ${executablePath}: install it (Debian: apt-get install chromium) or set WINNOW_CHROMIUM_PATH`,
+      );
     }
     const browser = await chromium.launch({ executablePath, headless: true, args: QUIET_FLAGS });
     return new PageRenderer(browser);
@@ -39,7 +49,10 @@ export class PageRenderer {
     } catch (error) {
       // A page that hangs or crashes the tab must not poison the next one.
       this.#page = undefined;
-      await page.context().close().catch(() => undefined);
+      await page
+        .context()
+        .close()
+        .catch(() => undefined);
       throw new ExtractionError('render-failed', `the browser could not lay the page out: ${(error as Error).message.split('\n')[0]}`);
     }
   }
@@ -64,7 +77,23 @@ export class PageRenderer {
  * elements that never show text are left out with their subtrees.
  */
 const COLLECT = (): RenderedPage => {
-  const never = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'IFRAME', 'OBJECT', 'EMBED', 'SVG', 'CANVAS', 'SELECT', 'TEXTAREA']);
+  const never = new Set([
+    'SCRIPT',
+    'STYLE',
+    'NOSCRIPT',
+    'TEMPLATE',
+    'HEAD',
+    'META',
+    'LINK',
+    'TITLE',
+    'IFRAME',
+    'OBJECT',
+    'EMBED',
+    'SVG',
+    'CANVAS',
+    'SELECT',
+    'TEXTAREA',
+  ]);
   const elements: RenderedPage['elements'] = [];
   const describe = (element: Element, parent: number): number => {
     const style = getComputedStyle(element);

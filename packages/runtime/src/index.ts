@@ -12,14 +12,19 @@ export {
   requestTemplates,
   requireSite,
   search,
+  siteTemplates,
   SiteNotFoundError,
   startCrawl,
   stopCrawl,
-  syncTemplateSchedule,
+  recrawlScheduleId,
+  syncSchedules,
   templateScheduleId,
   waitForIdle,
   type PipelineStatus,
   type SearchParams,
   type SiteStatus,
 } from './operations.js';
-export { keepPageFailure, runStandalone, type Service } from './service.js';
+export { keepPageFailure, runStandalone, type Service, serve } from './service.js';
+export { isUnavailable, whileUnavailable } from './retry.js';
+export { CpuPool } from './cpu/pool.js';
+export type { ExtractTask, PrepareTask } from './cpu/tasks.js';

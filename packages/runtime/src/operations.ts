@@ -1,5 +1,5 @@
-import { parseSiteConfig, type SiteConfig } from '@winnow/config';
-import { parseQuery, type SearchResponse } from '@winnow/search';
+import { parseSiteConfig, SITE_NAME, type SiteConfig, WinnowError } from '@winnow/config';
+import { MAX_RESULT_WINDOW, parseQuery, type SearchResponse } from '@winnow/search';
 import {
   activeCrawl,
   deleteSite,
@@ -8,7 +8,9 @@ import {
   insertSite,
   latestCrawl,
   listPageFailures,
+  listSiteNames,
   listSites,
+  listTemplates,
   requestCrawlStop,
   siteCounts,
   updateSiteConfig,
@@ -16,6 +18,7 @@ import {
   type PageFailure,
   type Site,
   type SiteCounts,
+  type TemplateSummary,
 } from '@winnow/storage';
 import { QUEUE_NAMES, type FailedJob, type QueueCounts, type QueueName } from '@winnow/queue';
 import type { Runtime } from './runtime.js';
@@ -25,13 +28,33 @@ import type { Runtime } from './runtime.js';
  * CLI so that both validate and act the same way.
  */
 
-export class SiteNotFoundError extends Error {
+export class SiteNotFoundError extends WinnowError {
   override readonly name = 'SiteNotFoundError';
+  constructor(message: string) {
+    super('not-found', message);
+  }
+}
+
+/**
+ * A site name as it enters an operation: one that cannot be a site's (`SITE_NAME`: wrong
+ * characters, a NUL byte, surrounding spaces, too long) names no site, and is answered as such
+ * before it reaches a query.
+ */
+function siteName(name: unknown): string {
+  const parsed = SITE_NAME.safeParse(name);
+  if (!parsed.success || parsed.data !== name) throw new SiteNotFoundError(`no site named ${quoted(name)}`);
+  return parsed.data;
+}
+
+/** A name for a message: JSON-quoted (control characters escaped) and cut to 100 characters. */
+function quoted(name: unknown): string {
+  const text = String(name);
+  return JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
 }
 
 export async function requireSite(rt: Runtime, name: string): Promise<Site> {
-  const site = await findSite(rt.db, name);
-  if (!site) throw new SiteNotFoundError(`no site named "${name}"`);
+  const site = await findSite(rt.db, siteName(name));
+  if (!site) throw new SiteNotFoundError(`no site named ${quoted(name)}`);
   return site;
 }
 
@@ -40,57 +63,86 @@ export function templateScheduleId(siteId: number): string {
   return `template-schedule-${siteId}`;
 }
 
-/** Registers (or removes, when the interval is 0) the site's periodic template preparation. */
-export async function syncTemplateSchedule(rt: Runtime, site: Site): Promise<void> {
-  const queue = rt.queues.queue('template');
-  if (site.config.templateEveryMs > 0) {
-    await queue.upsertJobScheduler(templateScheduleId(site.id), { every: site.config.templateEveryMs }, { name: 'template', data: { siteId: site.id, reason: 'schedule' } });
-  } else {
-    await queue.removeJobScheduler(templateScheduleId(site.id));
+/** The BullMQ job scheduler id of a site's recrawl schedule. */
+export function recrawlScheduleId(siteId: number): string {
+  return `recrawl-schedule-${siteId}`;
+}
+
+/**
+ * Registers (or removes, when their interval is 0) the site's periodic template preparation and
+ * recrawl, as BullMQ job schedulers. Workers call it again at start for every site, so a Redis that
+ * lost its data gets them back.
+ */
+export async function syncSchedules(rt: Runtime, site: Site): Promise<void> {
+  const schedules = [
+    { queue: rt.queues.queue('template'), id: templateScheduleId(site.id), every: site.config.templateEveryMs, name: 'template' },
+    { queue: rt.queues.queue('crawl'), id: recrawlScheduleId(site.id), every: site.config.recrawlEveryMs, name: 'crawl' },
+  ] as const;
+  for (const { queue, id, every, name } of schedules) {
+    if (every > 0) await queue.upsertJobScheduler(id, { every }, { name, data: { siteId: site.id, reason: 'schedule' } });
+    else await queue.removeJobScheduler(id);
   }
 }
 
 export async function addSite(rt: Runtime, input: unknown): Promise<Site> {
   const site = await insertSite(rt.db, parseSiteConfig(input));
-  await syncTemplateSchedule(rt, site);
+  await syncSchedules(rt, site);
   return site;
 }
 
 export async function replaceSite(rt: Runtime, name: string, input: unknown): Promise<Site> {
+  siteName(name);
   const config: SiteConfig = parseSiteConfig({ ...(typeof input === 'object' && input !== null ? input : {}), name });
   const site = await updateSiteConfig(rt.db, name, config);
-  if (!site) throw new SiteNotFoundError(`no site named "${name}"`);
-  await syncTemplateSchedule(rt, site);
+  if (!site) throw new SiteNotFoundError(`no site named ${quoted(name)}`);
+  await syncSchedules(rt, site);
   return site;
 }
 
-/** Removes a site, its stored pages, templates, extractions, index documents and schedule. */
+/**
+ * Removes a site: its schedules, its row with its crawls, pages, templates and
+ * extractions, then its index documents. The row goes first: the site's queued jobs then drain
+ * as skips (their pages are gone), searches stop returning its documents at once, and the
+ * indexer removes whatever a batch in flight writes afterwards (`indexPages` in
+ * services/indexer). Should removing the documents fail, removing the site again finishes it: a
+ * name without a site but with documents is removed, not refused.
+ */
 export async function removeSite(rt: Runtime, name: string): Promise<void> {
-  const site = await requireSite(rt, name);
-  await rt.queues.queue('template').removeJobScheduler(templateScheduleId(site.id));
+  const site = await findSite(rt.db, siteName(name));
+  if (site) {
+    await rt.queues.queue('template').removeJobScheduler(templateScheduleId(site.id));
+    await rt.queues.queue('crawl').removeJobScheduler(recrawlScheduleId(site.id));
+    await deleteSite(rt.db, name);
+  } else if ((await rt.search.count(name)) === 0) {
+    throw new SiteNotFoundError(`no site named ${quoted(name)}`);
+  }
   await rt.search.removeSite(name);
-  await deleteSite(rt.db, name);
 }
 
 export { listSites };
 
+/** Records a crawl of the site; crawler processes admit its seeds and share its frontier. */
 export async function startCrawl(rt: Runtime, name: string): Promise<Crawl> {
   const site = await requireSite(rt, name);
-  const crawl = await insertCrawl(rt.db, site.id);
-  await rt.queues.add('crawl', { crawlId: crawl.id });
-  return crawl;
+  return insertCrawl(rt.db, site.id);
 }
 
+/** Stops the site's crawl: at once if no crawler is fetching for it, else once the URLs in flight are done. */
 export async function stopCrawl(rt: Runtime, name: string): Promise<Crawl | undefined> {
   const site = await requireSite(rt, name);
   const crawl = await activeCrawl(rt.db, site.id);
-  if (crawl) await requestCrawlStop(rt.db, crawl.id);
-  return crawl && { ...crawl, state: 'stopping' };
+  return crawl && requestCrawlStop(rt.db, crawl.id);
 }
 
 export async function crawlStatus(rt: Runtime, name: string): Promise<Crawl | undefined> {
   const site = await requireSite(rt, name);
   return latestCrawl(rt.db, site.id);
+}
+
+/** The stored templates, newest version first; of one site when `name` is given (an unknown name is refused). */
+export async function siteTemplates(rt: Runtime, name?: string): Promise<TemplateSummary[]> {
+  if (name !== undefined) await requireSite(rt, name);
+  return listTemplates(rt.db, name);
 }
 
 export async function requestTemplates(rt: Runtime, name: string): Promise<Site> {
@@ -108,19 +160,31 @@ export interface SearchParams {
 
 export const MAX_PAGE_SIZE = 100;
 
-export class InvalidRequestError extends Error {
+export class InvalidRequestError extends WinnowError {
   override readonly name = 'InvalidRequestError';
+  constructor(message: string) {
+    super('invalid-input', message);
+  }
 }
 
-/** Runs a search; `page` counts from 1. Bad queries throw `QueryError`, bad paging `InvalidRequestError`. */
+/**
+ * Runs a search; `page` counts from 1. Bad queries throw `QueryError`, bad paging
+ * `InvalidRequestError`: results are paged no deeper than `MAX_RESULT_WINDOW` in either index, so
+ * that paging never depends on which index answers. Only documents of sites that exist answer.
+ */
 export async function search(rt: Runtime, params: SearchParams): Promise<SearchResponse & { page: number; size: number }> {
   const query = parseQuery(params.q);
   const page = params.page ?? 1;
   const size = params.size ?? 10;
-  if (!Number.isInteger(page) || page < 1 || page > 1000) throw new InvalidRequestError('page must be an integer from 1 to 1000');
+  if (!Number.isInteger(page) || page < 1) throw new InvalidRequestError('page must be a positive integer');
   if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new InvalidRequestError(`size must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-  if (params.site !== undefined) await requireSite(rt, params.site);
-  const response = await rt.search.search({ query, site: params.site, offset: (page - 1) * size, limit: size });
+  if (page * size > MAX_RESULT_WINDOW) {
+    throw new InvalidRequestError(
+      `page ${page} of size ${size} would end at result ${page * size}: only the first ${MAX_RESULT_WINDOW} results can be paged through; narrow the query`,
+    );
+  }
+  const sites = params.site !== undefined ? [(await requireSite(rt, params.site)).name] : await listSiteNames(rt.db);
+  const response = await rt.search.search({ query, sites, offset: (page - 1) * size, limit: size });
   return { ...response, page, size };
 }
 
@@ -137,7 +201,13 @@ export interface PipelineStatus {
 }
 
 export async function pipelineStatus(rt: Runtime): Promise<PipelineStatus> {
-  const [counts, sites, queues, failedJobs, failedPages] = await Promise.all([siteCounts(rt.db), listSites(rt.db), rt.queues.counts(), rt.queues.failedJobs(), listPageFailures(rt.db)]);
+  const [counts, sites, queues, failedJobs, failedPages] = await Promise.all([
+    siteCounts(rt.db),
+    listSites(rt.db),
+    rt.queues.counts(),
+    rt.queues.failedJobs(),
+    listPageFailures(rt.db),
+  ]);
   const siteStatus = await Promise.all(
     counts.map(async (count) => {
       const site = sites.find((candidate) => candidate.name === count.site);

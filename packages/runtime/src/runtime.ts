@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Env } from '@winnow/config';
+import { CpuPool } from './cpu/pool.js';
 import { PipelineQueues, redisOptionsFromUrl, startPrivateRedis, type PrivateRedis, type QueueSettings } from '@winnow/queue';
 import { ElasticsearchIndex, PostgresSearchIndex, type SearchIndex } from '@winnow/search';
 import { migrate, openDb, type Db } from '@winnow/storage';
@@ -15,6 +16,8 @@ export interface Runtime {
   readonly queueSettings: QueueSettings;
   readonly search: SearchIndex;
   readonly log: Logger;
+  /** Worker threads for extraction and template preparation (`WINNOW_CPU_THREADS`), started on first use. */
+  readonly cpu: CpuPool;
   /** True when Redis is a private child of this process: queued work lives only as long as it does. */
   readonly privateRedis: boolean;
   close(): Promise<void>;
@@ -47,7 +50,11 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
   };
   try {
     if (!env.DATABASE_URL && env.WINNOW_DATA_DIR !== 'memory') cleanups.push(await lockDataDir(env.WINNOW_DATA_DIR));
-    const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.WINNOW_DATA_DIR });
+    const db = await openDb({
+      databaseUrl: env.DATABASE_URL,
+      dataDir: env.WINNOW_DATA_DIR,
+      onError: (error) => log.warn({ err: error }, 'a database connection failed; the next query reconnects'),
+    });
     cleanups.push(() => db.close());
     const applied = await migrate(db);
     if (applied.length > 0) log.info({ applied }, 'migrations applied');
@@ -63,15 +70,23 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
       attempts: env.WINNOW_JOB_ATTEMPTS,
       backoffMs: env.WINNOW_JOB_BACKOFF_MS,
       lockMs: env.WINNOW_JOB_LOCK_MS,
+      onError: (error) => log.warn({ err: error }, 'a queue connection failed; it reconnects'),
     };
     const queues = new PipelineQueues(queueSettings);
     cleanups.push(() => queues.close());
     const search: SearchIndex = env.ELASTICSEARCH_URL
-      ? new ElasticsearchIndex({ url: env.ELASTICSEARCH_URL, alias: env.WINNOW_ES_ALIAS, replicas: env.WINNOW_ES_REPLICAS, retryForMs: env.WINNOW_INDEX_RETRY_MS })
+      ? new ElasticsearchIndex({
+          url: env.ELASTICSEARCH_URL,
+          alias: env.WINNOW_ES_ALIAS,
+          replicas: env.WINNOW_ES_REPLICAS,
+          retryForMs: env.WINNOW_INDEX_RETRY_MS,
+        })
       : new PostgresSearchIndex(db);
     cleanups.push(() => search.close());
     await search.ensureReady();
-    return { env, db, queues, queueSettings, search, log, privateRedis: redis !== undefined, close: closeAll };
+    const cpu = new CpuPool(env.WINNOW_CPU_THREADS);
+    cleanups.push(() => cpu.close());
+    return { env, db, queues, queueSettings, search, log, cpu, privateRedis: redis !== undefined, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;

@@ -8,27 +8,43 @@ export interface Service {
 }
 
 /**
- * Runs services as this process's whole job (a deployable's `main`): opens the runtime from the
- * environment, starts them, and on SIGTERM or SIGINT closes them (workers finish their current
- * jobs) and then the runtime. A second signal exits at once.
+ * Serves until SIGTERM or SIGINT: starts the services on the runtime, then on the first signal
+ * closes them (workers finish their current jobs) and the runtime; a second signal exits at once.
+ * Services that cannot start (a refused API address, a wrong method name) close the runtime and
+ * the error is thrown, so that the process ends with it instead of hanging. The one way every
+ * process of Winnow serves: the services' `main`s and `winnow up` / `winnow worker`.
  */
+export async function serve(rt: Runtime, start: () => Promise<Service[]>, onStarted: (services: Service[]) => void = () => undefined): Promise<void> {
+  let services: Service[];
+  try {
+    services = await start();
+  } catch (error) {
+    await rt.close();
+    throw error;
+  }
+  onStarted(services);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  const again = () => process.exit(130);
+  process.once('SIGTERM', again);
+  process.once('SIGINT', again);
+  rt.log.info({ signal }, 'stopping: finishing current jobs');
+  await Promise.all(services.map((service) => service.close()));
+  await rt.close();
+}
+
+/** A deployable's `main`: the runtime from the environment, its services served, the process ended when they are closed. */
 export async function runStandalone(name: string, start: (rt: Runtime) => Promise<Service[]> | Service[]): Promise<void> {
   const env = loadEnv();
-  const log = createLogger(env, name);
-  const rt = await openRuntime(env, { log });
-  const services = await start(rt);
-  log.info('started');
-  let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(130);
-    stopping = true;
-    log.info({ signal }, 'stopping');
-    await Promise.all(services.map((service) => service.close()));
-    await rt.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', (signal) => void stop(signal));
-  process.on('SIGINT', (signal) => void stop(signal));
+  const rt = await openRuntime(env, { log: createLogger(env, name) });
+  await serve(
+    rt,
+    async () => start(rt),
+    () => rt.log.info('started'),
+  );
+  process.exit(0);
 }
 
 /**

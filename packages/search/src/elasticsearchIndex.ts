@@ -1,6 +1,7 @@
+import pRetry from 'p-retry';
 import { Client, errors } from '@elastic/elasticsearch';
 import { highlight } from './highlight.js';
-import type { IndexDocument, SearchIndex, SearchRequest, SearchResponse } from './searchIndex.js';
+import { documentIdFor, SearchIndexError, type IndexDocument, type SearchIndex, type SearchRequest, type SearchResponse } from './searchIndex.js';
 
 export interface ElasticsearchIndexOptions {
   url: string;
@@ -27,6 +28,14 @@ interface StoredDocument {
 }
 
 /**
+ * The document scheme an index holds, recorded in its mapping's `_meta` (`winnow_document_scheme`):
+ * what its ids mean and its mapping. 1 (no `_meta`): ids per URL. 2: ids per site and URL
+ * (`documentIdFor`). `ensureReady` re-indexes an index of an older scheme; raise this whenever a
+ * change to `INDEX_BODY` or to the ids needs the documents copied again.
+ */
+export const DOCUMENT_SCHEME = 2;
+
+/**
  * The index mapping. Only the server's built-in analysers exist on every node Winnow meets (the
  * Maven Central node has no analysis-common), so `main_text` is `standard`-analysed with
  * `index_phrases` (word pairs indexed, so phrase queries are fast) and `main_text.exact` uses a
@@ -38,9 +47,10 @@ export const INDEX_BODY = (replicas: number) => ({
   settings: {
     number_of_shards: 1,
     number_of_replicas: replicas,
-    analysis: { analyzer: { winnow_exact: { type: 'custom', tokenizer: 'standard', filter: ['lowercase'] } } },
+    analysis: { analyzer: { winnow_exact: { type: 'custom' as const, tokenizer: 'standard', filter: ['lowercase'] } } },
   },
   mappings: {
+    _meta: { winnow_document_scheme: DOCUMENT_SCHEME },
     dynamic: 'strict' as const,
     properties: {
       doc_id: { type: 'keyword' as const },
@@ -63,18 +73,24 @@ export const INDEX_BODY = (replicas: number) => ({
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
 /**
- * The search index in Elasticsearch (`ELASTICSEARCH_URL`).
+ * The search index in Elasticsearch (`ELASTICSEARCH_URL`). Every read and write goes through the
+ * alias; documents are keyed by site and URL (`documentIdFor`).
  *
- * Re-indexing without an empty window — the choice: versioned in-place updates. Each document's
- * id is stable per URL and its external version is the extraction time (`version_type:
- * external_gte`), so when a site's template changes, each page's new text replaces the old one
- * in one write, the old text stays searchable until then, a late write of an older extraction
- * cannot overwrite a newer one, and writing the same extraction twice is a no-op. An alias swap to
- * a rebuilt index would also avoid the window, but would re-copy every site's documents whenever
- * one site changed; it stays the way to change the mapping: reads and writes go through the alias.
+ * Re-indexing a site without an empty window — the choice: versioned in-place updates. Each
+ * document's id is stable per site and URL and its external version is the extraction time
+ * (`version_type: external_gte`), so when a site's template changes, each page's new text
+ * replaces the old one in one write, the old text stays searchable until then, a late write of an
+ * older extraction cannot overwrite a newer one, and writing the same extraction twice is a no-op.
  *
- * Writes use the client's bulk helper; a write refused with 429/502/503/504 or lost with the
- * connection is retried with exponential backoff (capped at 10 s) for `retryForMs`.
+ * Re-indexing everything when the document scheme changes (`DOCUMENT_SCHEME`: the ids or the
+ * mapping) — an alias swap: `ensureReady` finds the scheme of the index behind the alias in its
+ * `_meta`, and when it is older, copies the documents into the next index under their new ids,
+ * moves the alias there atomically and deletes the old index (see `#reindex`).
+ *
+ * Writes use the client's bulk helper; a write refused with 429/502/503/504, refused because the
+ * index is being re-indexed, or lost with the connection is retried with exponential backoff
+ * (capped at 10 s) for `retryForMs`. Errors of reads and removals are `SearchIndexError`s, whose
+ * messages never carry the engine's text.
  */
 export class ElasticsearchIndex implements SearchIndex {
   readonly kind = 'elasticsearch';
@@ -92,95 +108,88 @@ export class ElasticsearchIndex implements SearchIndex {
     this.#retryForMs = options.retryForMs ?? 300_000;
   }
 
-  /** Creates the first index behind the alias unless it exists; waits up to 30 s for the cluster. */
+  /**
+   * Creates the first index behind the alias unless the alias exists, and re-indexes an index of
+   * an older document scheme; waits up to 30 s for the cluster.
+   */
   async ensureReady(): Promise<void> {
-    await this.#withRetries(30_000, async () => {
-      if (await this.#client.indices.existsAlias({ name: this.alias })) return;
-      try {
-        await this.#client.indices.create({ index: `${this.alias}-v1`, ...INDEX_BODY(this.#replicas), aliases: { [this.alias]: { is_write_index: true } } });
-      } catch (error) {
-        // Another process created it first.
-        if (!(error instanceof errors.ResponseError && error.body?.error?.type === 'resource_already_exists_exception')) throw error;
+    // A round that finds no alias creates it (or loses that race to another process) and looks again.
+    for (let round = 0; round < 3; round++) {
+      const current = await this.#withRetries(30_000, () => this.#indexBehindAlias());
+      if (!current) {
+        await this.#withRetries(30_000, () => this.#createIndex(`${this.alias}-v1`, { withAlias: true }));
+        continue;
       }
-    });
+      if (current.scheme >= DOCUMENT_SCHEME) return;
+      try {
+        await this.#reindex(current.index);
+        return;
+      } catch (error) {
+        // Another process starting at the same time may have finished the same re-index first, and deleted the old index under this one.
+        const now = await this.#indexBehindAlias().catch(() => undefined);
+        if (now && now.scheme >= DOCUMENT_SCHEME) return;
+        throw error;
+      }
+    }
+    throw new Error(
+      `the Elasticsearch alias ${this.alias} is missing and an index named ${this.alias}-v1 exists without it: add the alias or delete the index`,
+    );
   }
 
   async upsert(documents: readonly IndexDocument[]): Promise<void> {
-    let pending: StoredDocument[] = documents.map(toStored);
-    let delay = 250;
-    const deadline = Date.now() + this.#retryForMs;
-    while (pending.length > 0) {
-      const retry: StoredDocument[] = [];
-      const refused: string[] = [];
-      try {
-        await this.#client.helpers.bulk<StoredDocument>({
-          datasource: pending,
-          onDocument: (doc) => ({ index: { _index: this.alias, _id: doc.doc_id, version: Date.parse(doc.extracted_at), version_type: 'external_gte' } }),
-          flushBytes: this.#flushBytes,
-          concurrency: 1,
-          retries: 3,
-          wait: 500,
-          onDrop: (dropped) => {
-            if (dropped.status === 409) return; // a newer extraction of this page is already indexed
-            if (RETRYABLE_STATUS.has(dropped.status)) retry.push(dropped.document);
-            else refused.push(`${dropped.document.url}: ${dropped.error?.type ?? dropped.status} ${dropped.error?.reason ?? ''}`);
-          },
-        });
-      } catch (error) {
-        if (!isTransient(error)) throw error;
-        retry.splice(0, retry.length, ...pending);
-      }
-      if (refused.length > 0) throw new Error(`Elasticsearch refused ${refused.length} document(s): ${refused.slice(0, 3).join('; ')}`);
-      pending = retry;
-      if (pending.length === 0) break;
-      if (Date.now() + delay > deadline) throw new Error(`Elasticsearch did not take ${pending.length} document(s) within ${this.#retryForMs} ms`);
-      await sleep(delay);
-      delay = Math.min(delay * 2, 10_000);
-    }
+    await this.#write(this.alias, documents.map(toStored));
   }
 
   async removeSite(site: string): Promise<void> {
-    await this.#withRetries(this.#retryForMs, async () => {
-      await this.#client.indices.refresh({ index: this.alias });
-      for (;;) {
-        const found = await this.#client.search<StoredDocument>({ index: this.alias, size: 1000, query: { term: { site } }, _source: false });
-        if (found.hits.hits.length === 0) return;
-        await this.#client.bulk({ refresh: true, operations: found.hits.hits.map((hit) => ({ delete: { _index: this.alias, _id: hit._id as string } })) });
-      }
-    });
+    await this.#deleteMatching({ term: { site } }, `the removal of site ${site}`);
+  }
+
+  async removePages(pageIds: readonly number[]): Promise<void> {
+    if (pageIds.length === 0) return;
+    await this.#deleteMatching({ terms: { page_id: [...pageIds] } }, `the removal of ${pageIds.length} page(s)`);
   }
 
   async search(request: SearchRequest): Promise<SearchResponse> {
+    if (request.sites.length === 0) return { total: 0, hits: [] };
     const { phrases, terms } = request.query;
-    const response = await this.#client.search<StoredDocument>({
-      index: this.alias,
-      from: request.offset,
-      size: request.limit,
-      track_total_hits: true,
-      _source: ['url', 'site', 'title', 'main_text'],
-      sort: ['_score', { url: 'asc' }],
-      query: {
-        bool: {
-          must: [
-            ...phrases.map((words) => ({ match_phrase: { 'main_text.exact': words.join(' ') } })),
-            ...(terms.length > 0 ? [{ match: { main_text: { query: terms.join(' '), operator: 'and' as const } } }] : []),
-          ],
-          filter: request.site ? [{ term: { site: request.site } }] : [],
+    const response = await this.#answering('the search', () =>
+      this.#client.search<StoredDocument>({
+        index: this.alias,
+        from: request.offset,
+        size: request.limit,
+        track_total_hits: true,
+        _source: ['url', 'site', 'title', 'main_text'],
+        sort: ['_score', { url: 'asc' }],
+        query: {
+          bool: {
+            must: [
+              ...phrases.map((words) => ({ match_phrase: { 'main_text.exact': words.join(' ') } })),
+              ...(terms.length > 0 ? [{ match: { main_text: { query: terms.join(' '), operator: 'and' as const } } }] : []),
+            ],
+            filter: [{ terms: { site: [...request.sites] } }],
+          },
         },
-      },
-    });
+      }),
+    );
     const total = response.hits.total;
     return {
       total: typeof total === 'number' ? total : (total?.value ?? 0),
       hits: response.hits.hits.map((hit) => {
         const doc = hit._source as StoredDocument;
-        return { docId: hit._id as string, url: doc.url, site: doc.site, title: doc.title, score: hit._score ?? 0, highlights: highlight(doc.main_text, request.query) };
+        return {
+          docId: hit._id as string,
+          url: doc.url,
+          site: doc.site,
+          title: doc.title,
+          score: hit._score ?? 0,
+          highlights: highlight(doc.main_text, request.query),
+        };
       }),
     };
   }
 
   async count(site?: string): Promise<number> {
-    const response = await this.#client.count({ index: this.alias, ...(site ? { query: { term: { site } } } : {}) });
+    const response = await this.#answering('the count', () => this.#client.count({ index: this.alias, ...(site ? { query: { term: { site } } } : {}) }));
     return response.count;
   }
 
@@ -193,19 +202,178 @@ export class ElasticsearchIndex implements SearchIndex {
     await this.#client.close();
   }
 
-  async #withRetries<T>(retryForMs: number, work: () => Promise<T>): Promise<T> {
-    let delay = 250;
-    const deadline = Date.now() + retryForMs;
-    for (;;) {
-      try {
-        return await work();
-      } catch (error) {
-        if (!isTransient(error) || Date.now() + delay > deadline) throw error;
-        await sleep(delay);
-        delay = Math.min(delay * 2, 10_000);
-      }
+  /** The one index behind the alias and the document scheme its `_meta` records (1 when it records none); undefined without the alias. */
+  async #indexBehindAlias(): Promise<{ index: string; scheme: number } | undefined> {
+    if (!(await this.#client.indices.existsAlias({ name: this.alias }))) return undefined;
+    const indices = Object.keys(await this.#client.indices.getAlias({ name: this.alias }));
+    const [index] = indices;
+    if (indices.length !== 1 || index === undefined) {
+      throw new Error(`the Elasticsearch alias ${this.alias} points to ${indices.length} indexes (${indices.join(', ')}); Winnow reads and writes through one`);
+    }
+    const mapping = await this.#client.indices.getMapping({ index });
+    const scheme = mapping[index]?.mappings._meta?.winnow_document_scheme;
+    return { index, scheme: typeof scheme === 'number' ? scheme : 1 };
+  }
+
+  /** Creates an index of the current scheme; false when it exists already (another process created it, or an interrupted re-index did). */
+  async #createIndex(index: string, { withAlias }: { withAlias: boolean }): Promise<boolean> {
+    try {
+      await this.#client.indices.create({
+        index,
+        ...INDEX_BODY(this.#replicas),
+        ...(withAlias ? { aliases: { [this.alias]: { is_write_index: true } } } : {}),
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof errors.ResponseError && error.body?.error?.type === 'resource_already_exists_exception') return false;
+      throw error;
     }
   }
+
+  /**
+   * Moves the alias from `old`, an index of an older document scheme, to the next index holding
+   * the same documents under the current scheme's ids:
+   *
+   * 1. create the next index (`<alias>-v<n+1>`), unless an interrupted run already did;
+   * 2. block writes to `old` and refresh it, so the copy sees every acknowledged write and none is
+   *    lost after it (writers are refused and retry; see `#write`);
+   * 3. copy every document (a scroll over `old`), its id recomputed, its version kept;
+   * 4. refresh the next index and check it holds at least as many documents;
+   * 5. in one alias update, remove the alias from `old` and add it to the next index;
+   * 6. delete `old`.
+   *
+   * Searches read `old` until step 5 and the complete, refreshed next index from then on: there is
+   * no moment when a search finds nothing. Every step can run again, so an interrupted run is
+   * finished by the next start, and processes that start together may all run it: they copy the
+   * same documents at the same versions, one alias update wins, and the others stop copying once
+   * the alias has moved, or fail their alias update and find it moved (`ensureReady`).
+   */
+  async #reindex(old: string): Promise<void> {
+    const next = nextIndexName(old, this.alias);
+    await this.#withRetries(this.#retryForMs, async () => {
+      await this.#createIndex(next, { withAlias: false });
+      await this.#client.indices.addBlock({ index: old, block: 'write' });
+      await this.#client.indices.refresh({ index: old });
+    });
+    for await (const batch of this.#client.helpers.scrollSearch<StoredDocument>({ index: old, size: 1000, sort: ['_doc'] })) {
+      // Another process has finished first and writes go to its copy now: copying more could only bring back what was removed since.
+      if ((await this.#indexBehindAlias())?.index !== old) return;
+      await this.#write(
+        next,
+        batch.documents.map((doc) => ({ ...doc, doc_id: documentIdFor(doc.site, doc.url) })),
+      );
+    }
+    await this.#client.indices.refresh({ index: next });
+    const [inOld, inNext] = await Promise.all([this.#client.count({ index: old }), this.#client.count({ index: next })]);
+    if (inNext.count < inOld.count) {
+      throw new Error(`re-indexing ${old} into ${next} copied ${inNext.count} of ${inOld.count} documents; the alias ${this.alias} still points to ${old}`);
+    }
+    await this.#client.indices.updateAliases({
+      actions: [{ remove: { index: old, alias: this.alias } }, { add: { index: next, alias: this.alias, is_write_index: true } }],
+    });
+    await this.#client.indices.delete({ index: old }, { ignore: [404] });
+  }
+
+  /**
+   * Writes documents to `index` (the alias, or the next index of a re-index) at their extraction
+   * time's version; the documents Elasticsearch could not take yet (429, a blocked index being
+   * re-indexed, a lost connection) are written again, with the same retries as every other call.
+   */
+  async #write(index: string, documents: readonly StoredDocument[]): Promise<void> {
+    let pending: StoredDocument[] = [...documents];
+    try {
+      await this.#withRetries(this.#retryForMs, async () => {
+        pending = await this.#bulk(index, pending);
+        if (pending.length > 0) throw new NotTakenYet(pending.length);
+      });
+    } catch (error) {
+      if (error instanceof NotTakenYet) throw new Error(`Elasticsearch did not take ${error.count} document(s) within ${this.#retryForMs} ms`);
+      throw error;
+    }
+  }
+
+  /** One bulk write; returns the documents to write again, throws for those Elasticsearch refused for good. */
+  async #bulk(index: string, documents: StoredDocument[]): Promise<StoredDocument[]> {
+    const retry: StoredDocument[] = [];
+    const refused: string[] = [];
+    try {
+      await this.#client.helpers.bulk<StoredDocument>({
+        datasource: documents,
+        onDocument: (doc) => ({ index: { _index: index, _id: doc.doc_id, version: Date.parse(doc.extracted_at), version_type: 'external_gte' } }),
+        flushBytes: this.#flushBytes,
+        concurrency: 1,
+        retries: 3,
+        wait: 500,
+        onDrop: (dropped) => {
+          if (dropped.status === 409) return; // a newer extraction of this page is already indexed
+          // A blocked index is being re-indexed: once the alias has moved, the write goes to the next index.
+          if (RETRYABLE_STATUS.has(dropped.status) || dropped.error?.type === 'cluster_block_exception') retry.push(dropped.document);
+          else refused.push(`${dropped.document.url}: ${dropped.error?.type ?? dropped.status} ${dropped.error?.reason ?? ''}`);
+        },
+      });
+    } catch (error) {
+      if (!isTransient(error)) throw error;
+      return documents;
+    }
+    if (refused.length > 0) throw new Error(`Elasticsearch refused ${refused.length} document(s): ${refused.slice(0, 3).join('; ')}`);
+    return retry;
+  }
+
+  /** Deletes every document the query matches, after a refresh so that every acknowledged write is among them. */
+  async #deleteMatching(query: Record<string, unknown>, what: string): Promise<void> {
+    await this.#answering(what, () =>
+      this.#withRetries(this.#retryForMs, async () => {
+        await this.#client.indices.refresh({ index: this.alias });
+        for (;;) {
+          const found = await this.#client.search({ index: this.alias, size: 1000, query, _source: false });
+          if (found.hits.hits.length === 0) return;
+          const deleted = await this.#client.bulk({
+            refresh: true,
+            operations: found.hits.hits.map((hit) => ({ delete: { _index: this.alias, _id: hit._id as string } })),
+          });
+          const failed = deleted.items.filter((item) => item.delete?.error && item.delete.status !== 404);
+          if (failed.length > 0) throw new Error(`Elasticsearch refused to delete ${failed.length} document(s): ${failed[0]?.delete?.error?.type}`);
+        }
+      }),
+    );
+  }
+
+  /** Runs a read or a removal; an error of the client becomes a `SearchIndexError` that says what failed without the engine's text. */
+  async #answering<T>(what: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof errors.ResponseError)
+        throw new SearchIndexError(`Elasticsearch answered HTTP ${error.statusCode ?? '?'} to ${what}`, { cause: error });
+      if (error instanceof errors.ElasticsearchClientError)
+        throw new SearchIndexError(`Elasticsearch did not answer ${what} (${error.name})`, { cause: error });
+      throw new SearchIndexError(`${what} failed`, { cause: error });
+    }
+  }
+
+  /** Runs `work` again while it fails for a reason that can pass (`isTransient`), backing off from 250 ms to 10 s, for up to `retryForMs`. */
+  #withRetries<T>(retryForMs: number, work: () => Promise<T>): Promise<T> {
+    return pRetry(work, {
+      retries: Number.POSITIVE_INFINITY,
+      minTimeout: 250,
+      maxTimeout: 10_000,
+      maxRetryTime: retryForMs,
+      shouldRetry: ({ error }) => isTransient(error),
+    });
+  }
+}
+
+/** Documents a bulk write has still to place: worth another try. */
+class NotTakenYet extends Error {
+  constructor(readonly count: number) {
+    super(`${count} document(s) not taken yet`);
+  }
+}
+
+/** The index a re-index of `old` creates: `<alias>-v<n>` becomes `<alias>-v<n+1>`. */
+function nextIndexName(old: string, alias: string): string {
+  const generation = /^(.*)-v(\d+)$/.exec(old);
+  return generation ? `${generation[1]}-v${Number(generation[2]) + 1}` : `${alias}-v${DOCUMENT_SCHEME}`;
 }
 
 function toStored(doc: IndexDocument): StoredDocument {
@@ -223,10 +391,7 @@ function toStored(doc: IndexDocument): StoredDocument {
 
 /** Errors that can pass: the connection is lost or refused, a timeout, or a 429/5xx gateway answer. */
 function isTransient(error: unknown): boolean {
+  if (error instanceof NotTakenYet) return true;
   if (error instanceof errors.ConnectionError || error instanceof errors.TimeoutError || error instanceof errors.NoLivingConnectionsError) return true;
   return error instanceof errors.ResponseError && RETRYABLE_STATUS.has(error.statusCode ?? 0);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

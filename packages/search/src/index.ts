@@ -1,5 +1,14 @@
 export { highlight, matcherFor } from './highlight.js';
 export { PostgresSearchIndex } from './postgresIndex.js';
 export { MAX_QUERY_LENGTH, parseQuery, QueryError, wordsOf, type ParsedQuery } from './query.js';
-export { documentIdFor, type IndexDocument, type SearchHit, type SearchIndex, type SearchRequest, type SearchResponse } from './searchIndex.js';
-export { ElasticsearchIndex, INDEX_BODY, type ElasticsearchIndexOptions } from './elasticsearchIndex.js';
+export {
+  documentIdFor,
+  MAX_RESULT_WINDOW,
+  SearchIndexError,
+  type IndexDocument,
+  type SearchHit,
+  type SearchIndex,
+  type SearchRequest,
+  type SearchResponse,
+} from './searchIndex.js';
+export { DOCUMENT_SCHEME, ElasticsearchIndex, INDEX_BODY, type ElasticsearchIndexOptions } from './elasticsearchIndex.js';

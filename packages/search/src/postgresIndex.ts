@@ -7,7 +7,8 @@ import type { IndexDocument, SearchIndex, SearchRequest, SearchResponse } from '
  * 0001). The tsquery finds candidates through the GIN index — phrases with the phrase operator
  * (`phraseto_tsquery`), terms with `&` — and each phrase is then checked on `norm_text`, the main
  * text's words one space apart, so that a quoted phrase matches exactly its words in order and
- * nothing the tsvector parser would also accept.
+ * nothing the tsvector parser would also accept. Documents are keyed by site and URL
+ * (`documentIdFor`; migration 0002 re-keyed the rows of the URL-keyed scheme).
  */
 export class PostgresSearchIndex implements SearchIndex {
   readonly kind = 'postgres';
@@ -43,7 +44,13 @@ export class PostgresSearchIndex implements SearchIndex {
     await this.db.query('DELETE FROM search_documents WHERE site = $1', [site]);
   }
 
+  async removePages(pageIds: readonly number[]): Promise<void> {
+    if (pageIds.length === 0) return;
+    await this.db.query('DELETE FROM search_documents WHERE page_id = ANY($1::int[])', [pageIds]);
+  }
+
   async search(request: SearchRequest): Promise<SearchResponse> {
+    if (request.sites.length === 0) return { total: 0, hits: [] };
     const params: unknown[] = [];
     const param = (value: unknown) => {
       params.push(value);
@@ -56,7 +63,7 @@ export class PostgresSearchIndex implements SearchIndex {
     const conditions = [
       `search_vector @@ (${tsqueries.join(' && ')})`,
       ...request.query.phrases.map((words) => `norm_text LIKE ${param(`% ${words.join(' ')} %`)}`),
-      ...(request.site ? [`site = ${param(request.site)}`] : []),
+      `site = ANY(${param(request.sites)}::text[])`,
     ];
     const where = conditions.join(' AND ');
     const [counted] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM search_documents WHERE ${where}`, params);
@@ -68,12 +75,21 @@ export class PostgresSearchIndex implements SearchIndex {
     );
     return {
       total: counted?.total ?? 0,
-      hits: rows.map((row) => ({ docId: row.doc_id, url: row.url, site: row.site, title: row.title, score: row.score, highlights: highlight(row.main_text, request.query) })),
+      hits: rows.map((row) => ({
+        docId: row.doc_id,
+        url: row.url,
+        site: row.site,
+        title: row.title,
+        score: row.score,
+        highlights: highlight(row.main_text, request.query),
+      })),
     };
   }
 
   async count(site?: string): Promise<number> {
-    const [row] = await this.db.query<{ count: number }>('SELECT count(*)::int AS count FROM search_documents WHERE $1::text IS NULL OR site = $1', [site ?? null]);
+    const [row] = await this.db.query<{ count: number }>('SELECT count(*)::int AS count FROM search_documents WHERE $1::text IS NULL OR site = $1', [
+      site ?? null,
+    ]);
     return row?.count ?? 0;
   }
 

@@ -1,3 +1,4 @@
+import { WinnowError } from '@winnow/config';
 /** The longest query text accepted; longer input is refused, never cut. */
 export const MAX_QUERY_LENGTH = 500;
 const MAX_CLAUSES = 32;
@@ -13,8 +14,11 @@ export interface ParsedQuery {
   terms: string[];
 }
 
-export class QueryError extends Error {
+export class QueryError extends WinnowError {
   override readonly name = 'QueryError';
+  constructor(message: string) {
+    super('invalid-input', message);
+  }
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;

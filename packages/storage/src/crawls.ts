@@ -1,12 +1,37 @@
+import { WinnowError } from '@winnow/config';
 import type { Queryable } from './db.js';
 
 export type CrawlState = 'queued' | 'running' | 'stopping' | 'stopped' | 'finished' | 'failed';
+
+/** What a crawl's frontier rows say about it: every count is computed from them, none kept apart. */
+export interface CrawlCounts {
+  /** Pages whose body was stored (new or changed). */
+  stored: number;
+  /** Pages that answered 304 or the same body as before: nothing to extract again. */
+  unchanged: number;
+  /** Responses recorded and not stored: HTTP errors, not HTML, too large, refused by the network policy. */
+  refused: number;
+  /** URLs that could not be fetched (connection refused, timeouts) after their retries. */
+  failed: number;
+  /** Redirects, recorded against the old URL; the target joins the frontier if the site allows it. */
+  moved: number;
+  /** Pages that had a body and now answer 404 or 410: removed from the index. */
+  gone: number;
+  /** URLs robots.txt disallows. */
+  disallowed: number;
+  /** URLs still to fetch, and being fetched. */
+  queued: number;
+  inFlight: number;
+}
 
 export interface Crawl {
   id: number;
   siteId: number;
   state: CrawlState;
+  counts: CrawlCounts;
+  /** `counts.stored`, kept by this name for the status lines operators read. */
   pagesStored: number;
+  /** Pages recorded but not stored: `refused + failed`. */
   pagesRejected: number;
   error: string | null;
   requestedAt: Date;
@@ -18,23 +43,60 @@ interface CrawlRow {
   id: number;
   site_id: number;
   state: CrawlState;
-  pages_stored: number;
-  pages_rejected: number;
   error: string | null;
   requested_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
+  stored: number;
+  unchanged: number;
+  refused: number;
+  failed: number;
+  moved: number;
+  gone: number;
+  disallowed: number;
+  queued: number;
+  in_flight: number;
 }
 
-const COLUMNS = 'id, site_id, state, pages_stored, pages_rejected, error, requested_at, started_at, finished_at';
+/** A crawl's row with its counts, aggregated from its frontier rows. */
+const SELECT_CRAWL = `
+  SELECT c.id, c.site_id, c.state, c.error, c.requested_at, c.started_at, c.finished_at,
+         coalesce(f.stored, 0) AS stored, coalesce(f.unchanged, 0) AS unchanged, coalesce(f.refused, 0) AS refused,
+         coalesce(f.failed, 0) AS failed, coalesce(f.moved, 0) AS moved, coalesce(f.gone, 0) AS gone,
+         coalesce(f.disallowed, 0) AS disallowed, coalesce(f.queued, 0) AS queued, coalesce(f.in_flight, 0) AS in_flight
+    FROM crawls c
+    LEFT JOIN LATERAL (
+      SELECT count(*) FILTER (WHERE outcome = 'stored')::int AS stored,
+             count(*) FILTER (WHERE outcome = 'unchanged')::int AS unchanged,
+             count(*) FILTER (WHERE outcome = 'refused')::int AS refused,
+             count(*) FILTER (WHERE outcome = 'failed')::int AS failed,
+             count(*) FILTER (WHERE outcome = 'moved')::int AS moved,
+             count(*) FILTER (WHERE outcome = 'gone')::int AS gone,
+             count(*) FILTER (WHERE outcome = 'disallowed')::int AS disallowed,
+             count(*) FILTER (WHERE state = 'queued')::int AS queued,
+             count(*) FILTER (WHERE state = 'leased')::int AS in_flight
+        FROM frontier WHERE crawl_id = c.id AND kind = 'page'
+    ) f ON true`;
 
 function toCrawl(row: CrawlRow): Crawl {
+  const counts: CrawlCounts = {
+    stored: row.stored,
+    unchanged: row.unchanged,
+    refused: row.refused,
+    failed: row.failed,
+    moved: row.moved,
+    gone: row.gone,
+    disallowed: row.disallowed,
+    queued: row.queued,
+    inFlight: row.in_flight,
+  };
   return {
     id: row.id,
     siteId: row.site_id,
     state: row.state,
-    pagesStored: row.pages_stored,
-    pagesRejected: row.pages_rejected,
+    counts,
+    pagesStored: counts.stored,
+    pagesRejected: counts.refused + counts.failed,
     error: row.error,
     requestedAt: row.requested_at,
     startedAt: row.started_at,
@@ -42,51 +104,122 @@ function toCrawl(row: CrawlRow): Crawl {
   };
 }
 
-export class CrawlActiveError extends Error {
+export class CrawlActiveError extends WinnowError {
   override readonly name = 'CrawlActiveError';
+  constructor(message: string) {
+    super('conflict', message);
+  }
 }
 
-/** Records a requested crawl; a site has at most one crawl queued or running at a time. */
+/**
+ * Records a requested crawl, `queued` until a crawler process admits its seeds. A site has at most
+ * one crawl queued or running at a time; a crawl left with nothing to do (its workers died while
+ * it was stopping) is settled first, so it can never block the site for good.
+ */
 export async function insertCrawl(db: Queryable, siteId: number): Promise<Crawl> {
   const active = await activeCrawl(db, siteId);
-  if (active) throw new CrawlActiveError(`crawl ${active.id} of this site is already ${active.state}`);
-  const rows = await db.query<CrawlRow>(`INSERT INTO crawls (site_id, state) VALUES ($1, 'queued') RETURNING ${COLUMNS}`, [siteId]);
-  return toCrawl(rows[0] as CrawlRow);
+  if (active && (await settleCrawl(db, active.id)) === null) throw new CrawlActiveError(`crawl ${active.id} of this site is already ${active.state}`);
+  const rows = await db.query<{ id: number }>(`INSERT INTO crawls (site_id, state) VALUES ($1, 'queued') RETURNING id`, [siteId]);
+  return (await findCrawl(db, (rows[0] as { id: number }).id)) as Crawl;
 }
 
 export async function findCrawl(db: Queryable, id: number): Promise<Crawl | undefined> {
-  const rows = await db.query<CrawlRow>(`SELECT ${COLUMNS} FROM crawls WHERE id = $1`, [id]);
+  const rows = await db.query<CrawlRow>(`${SELECT_CRAWL} WHERE c.id = $1`, [id]);
   return rows[0] && toCrawl(rows[0]);
 }
 
 export async function activeCrawl(db: Queryable, siteId: number): Promise<Crawl | undefined> {
-  const rows = await db.query<CrawlRow>(`SELECT ${COLUMNS} FROM crawls WHERE site_id = $1 AND state IN ('queued', 'running', 'stopping') ORDER BY id DESC LIMIT 1`, [siteId]);
+  const rows = await db.query<CrawlRow>(`${SELECT_CRAWL} WHERE c.site_id = $1 AND c.state IN ('queued', 'running', 'stopping') ORDER BY c.id DESC LIMIT 1`, [
+    siteId,
+  ]);
   return rows[0] && toCrawl(rows[0]);
 }
 
 export async function latestCrawl(db: Queryable, siteId: number): Promise<Crawl | undefined> {
-  const rows = await db.query<CrawlRow>(`SELECT ${COLUMNS} FROM crawls WHERE site_id = $1 ORDER BY id DESC LIMIT 1`, [siteId]);
+  const rows = await db.query<CrawlRow>(`${SELECT_CRAWL} WHERE c.site_id = $1 ORDER BY c.id DESC LIMIT 1`, [siteId]);
   return rows[0] && toCrawl(rows[0]);
 }
 
-export async function markCrawlRunning(db: Queryable, id: number): Promise<void> {
-  await db.query(`UPDATE crawls SET state = 'running', started_at = coalesce(started_at, now()) WHERE id = $1 AND state = 'queued'`, [id]);
+/** Ids of the crawls that are queued, running or stopping: what crawler processes look after. */
+export async function openCrawlIds(db: Queryable): Promise<number[]> {
+  const rows = await db.query<{ id: number }>(`SELECT id FROM crawls WHERE state IN ('queued', 'running', 'stopping') ORDER BY id`);
+  return rows.map((row) => row.id);
 }
 
-/** Asks a running crawl to stop; the crawler notices between requests. */
-export async function requestCrawlStop(db: Queryable, id: number): Promise<void> {
-  await db.query(`UPDATE crawls SET state = 'stopping' WHERE id = $1 AND state IN ('queued', 'running')`, [id]);
-}
-
-export async function countCrawlPage(db: Queryable, id: number, outcome: 'stored' | 'rejected'): Promise<void> {
-  const column = outcome === 'stored' ? 'pages_stored' : 'pages_rejected';
-  await db.query(`UPDATE crawls SET ${column} = ${column} + 1 WHERE id = $1`, [id]);
-}
-
-/** Ends a crawl: `stopping` becomes `stopped`, anything else the given state. */
-export async function finishCrawl(db: Queryable, id: number, state: 'finished' | 'failed', error?: string): Promise<void> {
-  await db.query(
-    `UPDATE crawls SET state = CASE WHEN state = 'stopping' THEN 'stopped' ELSE $2 END, error = $3, finished_at = now() WHERE id = $1`,
-    [id, state, error ?? null],
+/**
+ * Takes the oldest queued crawl for this transaction (other processes skip it) and marks it
+ * running; the caller admits its seeds in the same transaction, so a crawl is never running
+ * without a frontier.
+ */
+export async function startQueuedCrawl(tx: Queryable): Promise<{ id: number; siteId: number } | undefined> {
+  const rows = await tx.query<{ id: number; site_id: number }>(
+    `UPDATE crawls SET state = 'running', started_at = now()
+      WHERE id = (SELECT id FROM crawls WHERE state = 'queued' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING id, site_id`,
   );
+  const row = rows[0];
+  return row && { id: row.id, siteId: row.site_id };
+}
+
+/**
+ * Asks a crawl to stop: its queued URLs are cancelled at once, and the crawl ends (`stopped`) as
+ * soon as no URL of it is being fetched — at once when no crawler holds any. Returns the crawl as
+ * it now is.
+ */
+export async function requestCrawlStop(db: Queryable, id: number): Promise<Crawl | undefined> {
+  await db.query(`UPDATE crawls SET state = 'stopping' WHERE id = $1 AND state IN ('queued', 'running')`, [id]);
+  await settleCrawl(db, id);
+  return findCrawl(db, id);
+}
+
+/**
+ * Brings a crawl to its end when nothing is left of it: a stopping crawl's queued URLs, and URLs
+ * whose lease has lapsed (their crawler died), are cancelled; a crawl with no URL queued or leased
+ * any more ends — `stopped` if it was stopping, `failed` if nothing at all could be fetched, else
+ * `finished`. Safe to call from any process at any time: exactly one caller ends the crawl.
+ * Returns the state this call ended it in, or null when it did not end it.
+ */
+export async function settleCrawl(db: Queryable, id: number): Promise<CrawlState | null> {
+  await db.query(
+    `UPDATE frontier SET state = 'cancelled', lease_owner = NULL, done_at = now()
+      WHERE crawl_id = $1 AND (SELECT state FROM crawls WHERE id = $1) = 'stopping'
+        AND (state = 'queued' OR (state = 'leased' AND lease_until < now()))`,
+    [id],
+  );
+  const rows = await db.query<{ state: CrawlState }>(
+    `WITH counts AS (
+       SELECT count(*) FILTER (WHERE outcome IN ('stored', 'unchanged', 'moved', 'gone', 'read')) AS fetched,
+              count(*) FILTER (WHERE outcome IN ('refused', 'failed')) AS errors,
+              (array_agg(error || ' (' || url || ')' ORDER BY outcome = 'failed' DESC, id) FILTER (WHERE outcome IN ('failed', 'refused')))[1] AS first_error
+         FROM frontier WHERE crawl_id = $1)
+     UPDATE crawls c SET
+        state = CASE WHEN c.state = 'stopping' THEN 'stopped'
+                     WHEN c.state = 'running' AND (SELECT fetched FROM counts) = 0 AND (SELECT errors FROM counts) > 0 THEN 'failed'
+                     ELSE 'finished' END,
+        error = CASE WHEN c.state = 'running' AND (SELECT fetched FROM counts) = 0 AND (SELECT errors FROM counts) > 0
+                     THEN 'nothing could be fetched: ' || coalesce((SELECT first_error FROM counts), 'every response was refused')
+                     ELSE c.error END,
+        finished_at = now()
+      WHERE c.id = $1 AND c.state IN ('running', 'stopping')
+        AND NOT EXISTS (SELECT 1 FROM frontier WHERE crawl_id = $1 AND state IN ('queued', 'leased'))
+      RETURNING c.state`,
+    [id],
+  );
+  if (rows[0]) return rows[0].state;
+  // A crawl stopped before any crawler admitted its seeds has nothing to wait for.
+  const stopped = await db.query<{ state: CrawlState }>(
+    `UPDATE crawls SET state = 'stopped', finished_at = now()
+      WHERE id = $1 AND state = 'stopping' AND NOT EXISTS (SELECT 1 FROM frontier WHERE crawl_id = $1) RETURNING state`,
+    [id],
+  );
+  return stopped[0]?.state ?? null;
+}
+
+/** Ends a crawl at once as failed (a browser crawl without a browser, say), cancelling what it had queued. */
+export async function failCrawl(db: Queryable, id: number, error: string): Promise<void> {
+  await db.query(`UPDATE frontier SET state = 'cancelled', lease_owner = NULL, done_at = now() WHERE crawl_id = $1 AND state IN ('queued', 'leased')`, [id]);
+  await db.query(`UPDATE crawls SET state = 'failed', error = $2, finished_at = now() WHERE id = $1 AND state IN ('queued', 'running', 'stopping')`, [
+    id,
+    error,
+  ]);
 }

@@ -26,16 +26,18 @@ export interface DbOptions {
   dataDir?: string;
   /** Connections in the `pg` pool. */
   poolSize?: number;
+  /** Hears an idle connection's error (a server restart); the pool reconnects on the next query. */
+  onError?: (error: Error) => void;
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openPglite(options.dataDir ?? 'memory');
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onError) : openPglite(options.dataDir ?? 'memory');
 }
 
-function openPostgres(url: string, poolSize: number): Db {
+function openPostgres(url: string, poolSize: number, onError: (error: Error) => void = () => undefined): Db {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
-  pool.on('error', () => undefined);
+  pool.on('error', onError);
   const onClient = (client: pg.PoolClient | pg.Pool): Queryable => ({
     async query<Row>(sql: string, params: readonly unknown[] = []) {
       const result = await client.query(sql, params as unknown[]);

@@ -54,7 +54,7 @@ export async function saveExtraction(db: Queryable, extraction: Omit<Extraction,
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())
      ON CONFLICT (page_id) DO UPDATE SET content_hash = excluded.content_hash, method = excluded.method, template_id = excluded.template_id,
        template_version = excluded.template_version, title = excluded.title, blocks = excluded.blocks, main_text = excluded.main_text,
-       warnings = excluded.warnings, needs_reextract = excluded.needs_reextract, extracted_at = now()
+       warnings = excluded.warnings, needs_reextract = excluded.needs_reextract, extracted_at = now(), runs = extractions.runs + 1
      RETURNING ${COLUMNS}`,
     [
       extraction.pageId,
@@ -94,6 +94,20 @@ export async function pagesToExtract(db: Queryable, siteId: number): Promise<num
   return rows.map((row) => row.id);
 }
 
+/**
+ * A site's stored pages whose current body has no extraction: the end of a crawl queues them, so
+ * that extraction jobs lost with a Redis that kept nothing are made good.
+ */
+export async function unextractedPages(db: Queryable, siteId: number): Promise<{ pageId: number; contentHash: string }[]> {
+  const rows = await db.query<{ id: number; content_hash: string }>(
+    `SELECT p.id, p.content_hash FROM pages p LEFT JOIN extractions e ON e.page_id = p.id
+      WHERE p.site_id = $1 AND p.content_hash IS NOT NULL AND (e.page_id IS NULL OR e.content_hash <> p.content_hash)
+      ORDER BY p.id`,
+    [siteId],
+  );
+  return rows.map((row) => ({ pageId: row.id, contentHash: row.content_hash }));
+}
+
 export interface IndexablePage {
   pageId: number;
   site: string;
@@ -106,7 +120,15 @@ export interface IndexablePage {
 
 /** What the indexer needs of the given pages' current extractions (pages without one are absent). */
 export async function indexablePages(db: Queryable, pageIds: readonly number[]): Promise<IndexablePage[]> {
-  const rows = await db.query<{ page_id: number; site: string; url: string; title: string | null; main_text: string; template_version: number | null; extracted_at: Date }>(
+  const rows = await db.query<{
+    page_id: number;
+    site: string;
+    url: string;
+    title: string | null;
+    main_text: string;
+    template_version: number | null;
+    extracted_at: Date;
+  }>(
     `SELECT e.page_id, s.name AS site, p.url, e.title, e.main_text, e.template_version, e.extracted_at
        FROM extractions e JOIN pages p ON p.id = e.page_id JOIN sites s ON s.id = p.site_id
       WHERE e.page_id = ANY($1::int[])`,

@@ -32,7 +32,15 @@ export async function listPageFailures(db: Queryable, limit = 100): Promise<Page
       ORDER BY f.failed_at DESC LIMIT $1`,
     [limit],
   );
-  return rows.map((row) => ({ pageId: row.page_id, url: row.url, site: row.site, stage: row.stage, error: row.error, attempts: row.attempts, failedAt: row.failed_at }));
+  return rows.map((row) => ({
+    pageId: row.page_id,
+    url: row.url,
+    site: row.site,
+    stage: row.stage,
+    error: row.error,
+    attempts: row.attempts,
+    failedAt: row.failed_at,
+  }));
 }
 
 export interface SiteCounts {
@@ -40,6 +48,8 @@ export interface SiteCounts {
   pages: number;
   stored: number;
   rejected: number;
+  /** Pages that had a body and were withdrawn by the site (404, 410, moved, noindex): out of the index. */
+  gone: number;
   extracted: number;
   failedExtract: number;
   failedIndex: number;
@@ -48,11 +58,22 @@ export interface SiteCounts {
 
 /** Per-site progress through the pipeline, for `status`. */
 export async function siteCounts(db: Queryable): Promise<SiteCounts[]> {
-  const rows = await db.query<{ site: string; pages: number; stored: number; rejected: number; extracted: number; failed_extract: number; failed_index: number; template_version: number }>(
+  const rows = await db.query<{
+    site: string;
+    pages: number;
+    stored: number;
+    rejected: number;
+    gone: number;
+    extracted: number;
+    failed_extract: number;
+    failed_index: number;
+    template_version: number;
+  }>(
     `SELECT s.name AS site, s.template_version,
             count(p.id)::int AS pages,
             count(p.content_hash)::int AS stored,
-            count(p.fetch_error)::int AS rejected,
+            count(p.fetch_error) FILTER (WHERE p.gone_at IS NULL)::int AS rejected,
+            count(p.gone_at)::int AS gone,
             count(e.page_id) FILTER (WHERE e.content_hash = p.content_hash)::int AS extracted,
             (SELECT count(*)::int FROM page_failures f JOIN pages q ON q.id = f.page_id WHERE q.site_id = s.id AND f.stage = 'extract') AS failed_extract,
             (SELECT count(*)::int FROM page_failures f JOIN pages q ON q.id = f.page_id WHERE q.site_id = s.id AND f.stage = 'index') AS failed_index
@@ -64,6 +85,7 @@ export async function siteCounts(db: Queryable): Promise<SiteCounts[]> {
     pages: row.pages,
     stored: row.stored,
     rejected: row.rejected,
+    gone: row.gone,
     extracted: row.extracted,
     failedExtract: row.failed_extract,
     failedIndex: row.failed_index,

@@ -1,4 +1,5 @@
 import type { Queryable } from './db.js';
+import { contentHash, insertRawPage } from './rawPages.js';
 
 export interface FetchRecord {
   siteId: number;
@@ -11,6 +12,8 @@ export interface FetchRecord {
   contentHash: string | null;
   /** Why the fetch was refused (oversized, not HTML, HTTP error); null when it was stored. */
   fetchError: string | null;
+  /** The URL the page names as canonical (`<link rel="canonical">`), if any. */
+  canonicalUrl?: string | null;
 }
 
 export interface Page {
@@ -50,17 +53,49 @@ function toPage(row: PageRow): Page {
   };
 }
 
+const UPSERT_PAGE = `INSERT INTO pages (site_id, url, crawl_id, status, headers, content_type, content_hash, fetch_error, canonical_url, fetched_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())
+     ON CONFLICT (site_id, url) DO UPDATE SET crawl_id = excluded.crawl_id, status = excluded.status, headers = excluded.headers,
+       content_type = excluded.content_type, content_hash = excluded.content_hash, fetch_error = excluded.fetch_error,
+       canonical_url = excluded.canonical_url, gone_at = NULL, fetched_at = now()
+     RETURNING id`;
+
+function pageParams(fetch: FetchRecord): unknown[] {
+  return [
+    fetch.siteId,
+    fetch.url,
+    fetch.crawlId,
+    fetch.status,
+    JSON.stringify(fetch.headers),
+    fetch.contentType,
+    fetch.contentHash,
+    fetch.fetchError,
+    fetch.canonicalUrl ?? null,
+  ];
+}
+
 /** Records a URL's latest fetch; returns the page id (stable per site and URL). */
 export async function upsertFetchedPage(db: Queryable, fetch: FetchRecord): Promise<number> {
-  const rows = await db.query<{ id: number }>(
-    `INSERT INTO pages (site_id, url, crawl_id, status, headers, content_type, content_hash, fetch_error, fetched_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
-     ON CONFLICT (site_id, url) DO UPDATE SET crawl_id = excluded.crawl_id, status = excluded.status, headers = excluded.headers,
-       content_type = excluded.content_type, content_hash = excluded.content_hash, fetch_error = excluded.fetch_error, fetched_at = now()
-     RETURNING id`,
-    [fetch.siteId, fetch.url, fetch.crawlId, fetch.status, JSON.stringify(fetch.headers), fetch.contentType, fetch.contentHash, fetch.fetchError],
-  );
+  const rows = await db.query<{ id: number }>(UPSERT_PAGE, pageParams(fetch));
   return (rows[0] as { id: number }).id;
+}
+
+/**
+ * Records a fetch whose body is stored: the body (once, by its hash) and the page in one
+ * statement, one round trip where a crawl spends most of its database time.
+ */
+export async function storeFetchedPage(
+  db: Queryable,
+  fetch: Omit<FetchRecord, 'contentHash' | 'fetchError'>,
+  body: Uint8Array,
+): Promise<{ pageId: number; contentHash: string }> {
+  const hash = contentHash(body);
+  const rows = await db.query<{ id: number }>(`WITH raw AS (${insertRawPage('$7', '$10', '$11')}) ${UPSERT_PAGE}`, [
+    ...pageParams({ ...fetch, contentHash: hash, fetchError: null }),
+    Buffer.from(body),
+    body.byteLength,
+  ]);
+  return { pageId: (rows[0] as { id: number }).id, contentHash: hash };
 }
 
 export async function findPage(db: Queryable, id: number): Promise<Page | undefined> {
@@ -82,4 +117,55 @@ export async function listStoredPages(db: Queryable, siteId: number): Promise<Pa
 export async function countStoredPages(db: Queryable, siteId: number): Promise<number> {
   const rows = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM pages WHERE site_id = $1 AND content_hash IS NOT NULL', [siteId]);
   return rows[0]?.count ?? 0;
+}
+
+/** What a new fetch of a URL needs to know of the last one: its validators and whether its body was extracted. */
+export interface PreviousFetch {
+  pageId: number;
+  contentHash: string | null;
+  /** True when the current body has an extraction (so an unchanged body needs nothing more). */
+  extracted: boolean;
+  etag: string | null;
+  lastModified: string | null;
+}
+
+export async function previousFetch(db: Queryable, siteId: number, url: string): Promise<PreviousFetch | undefined> {
+  const rows = await db.query<{ id: number; content_hash: string | null; extracted: boolean; etag: string | null; last_modified: string | null }>(
+    `SELECT p.id, p.content_hash, e.content_hash IS NOT DISTINCT FROM p.content_hash AND e.page_id IS NOT NULL AS extracted,
+            p.headers->>'etag' AS etag, p.headers->>'last-modified' AS last_modified
+       FROM pages p LEFT JOIN extractions e ON e.page_id = p.id
+      WHERE p.site_id = $1 AND p.url = $2`,
+    [siteId, url],
+  );
+  const row = rows[0];
+  return row && { pageId: row.id, contentHash: row.content_hash, extracted: row.extracted, etag: row.etag, lastModified: row.last_modified };
+}
+
+/** A fetch that found the page unchanged (304, or the same body): only its time moves. */
+export async function touchPage(db: Queryable, pageId: number, crawlId: number): Promise<void> {
+  await db.query('UPDATE pages SET fetched_at = now(), crawl_id = $2 WHERE id = $1', [pageId, crawlId]);
+}
+
+/**
+ * A page that had a body and now answers 404 or 410 (or moved elsewhere): its body and extraction
+ * are dropped and `gone_at` says when, so the indexer removes its document and status counts it.
+ */
+export async function markPageGone(db: Queryable, pageId: number, crawlId: number, status: number, reason: string): Promise<void> {
+  await db.query(`UPDATE pages SET content_hash = NULL, status = $3, fetch_error = $4, gone_at = now(), fetched_at = now(), crawl_id = $2 WHERE id = $1`, [
+    pageId,
+    crawlId,
+    status,
+    reason,
+  ]);
+  await db.query('DELETE FROM extractions WHERE page_id = $1', [pageId]);
+}
+
+/**
+ * Which of the given pages still exist, and which of those have a body. Page ids are never reused
+ * and a page is deleted only with its site, so an id missing here belongs to a removed site for
+ * good; a page without a body was withdrawn by its site (404, 410, moved, noindex).
+ */
+export async function pagePresence(db: Queryable, ids: readonly number[]): Promise<{ existing: Set<number>; withBody: Set<number> }> {
+  const rows = await db.query<{ id: number; has_body: boolean }>('SELECT id, content_hash IS NOT NULL AS has_body FROM pages WHERE id = ANY($1::int[])', [ids]);
+  return { existing: new Set(rows.map((row) => row.id)), withBody: new Set(rows.filter((row) => row.has_body).map((row) => row.id)) };
 }

@@ -5,10 +5,15 @@ export function contentHash(body: Uint8Array): string {
   return createHash('sha256').update(body).digest('hex');
 }
 
+/** The statement that stores a body once, with its parameters' positions (so that another statement can carry it). */
+export function insertRawPage(hash: string, body: string, length: string): string {
+  return `INSERT INTO raw_pages (content_hash, body, byte_length) VALUES (${hash}, ${body}, ${length}) ON CONFLICT (content_hash) DO NOTHING`;
+}
+
 /** Stores a body once, keyed by its SHA-256; returns the key. */
 export async function storeRawPage(db: Queryable, body: Uint8Array): Promise<string> {
   const hash = contentHash(body);
-  await db.query('INSERT INTO raw_pages (content_hash, body, byte_length) VALUES ($1, $2, $3) ON CONFLICT (content_hash) DO NOTHING', [hash, Buffer.from(body), body.byteLength]);
+  await db.query(insertRawPage('$1', '$2', '$3'), [hash, Buffer.from(body), body.byteLength]);
   return hash;
 }
 

@@ -1,4 +1,4 @@
-import { parseSiteConfig, type SiteConfig } from '@winnow/config';
+import { parseSiteConfig, type SiteConfig, WinnowError } from '@winnow/config';
 import type { Queryable } from './db.js';
 
 export interface Site {
@@ -24,12 +24,18 @@ function toSite(row: SiteRow): Site {
   return { id: row.id, name: row.name, config: parseSiteConfig(row.config), templateVersion: row.template_version, createdAt: row.created_at };
 }
 
-export class SiteExistsError extends Error {
+export class SiteExistsError extends WinnowError {
   override readonly name = 'SiteExistsError';
+  constructor(message: string) {
+    super('conflict', message);
+  }
 }
 
 export async function insertSite(db: Queryable, config: SiteConfig): Promise<Site> {
-  const rows = await db.query<SiteRow>(`INSERT INTO sites (name, config) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING ${COLUMNS}`, [config.name, JSON.stringify(config)]);
+  const rows = await db.query<SiteRow>(`INSERT INTO sites (name, config) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING ${COLUMNS}`, [
+    config.name,
+    JSON.stringify(config),
+  ]);
   const row = rows[0];
   if (!row) throw new SiteExistsError(`site "${config.name}" already exists`);
   return toSite(row);
@@ -37,7 +43,10 @@ export async function insertSite(db: Queryable, config: SiteConfig): Promise<Sit
 
 /** Replaces a site's configuration (the name stays). */
 export async function updateSiteConfig(db: Queryable, name: string, config: SiteConfig): Promise<Site | undefined> {
-  const rows = await db.query<SiteRow>(`UPDATE sites SET config = $2, updated_at = now() WHERE name = $1 RETURNING ${COLUMNS}`, [name, JSON.stringify({ ...config, name })]);
+  const rows = await db.query<SiteRow>(`UPDATE sites SET config = $2, updated_at = now() WHERE name = $1 RETURNING ${COLUMNS}`, [
+    name,
+    JSON.stringify({ ...config, name }),
+  ]);
   return rows[0] && toSite(rows[0]);
 }
 
@@ -54,6 +63,12 @@ export async function findSiteById(db: Queryable, id: number): Promise<Site | un
 export async function listSites(db: Queryable): Promise<Site[]> {
   const rows = await db.query<SiteRow>(`SELECT ${COLUMNS} FROM sites ORDER BY name`);
   return rows.map(toSite);
+}
+
+/** The names of every site, without reading their configurations (what a search may return documents of). */
+export async function listSiteNames(db: Queryable): Promise<string[]> {
+  const rows = await db.query<{ name: string }>('SELECT name FROM sites ORDER BY name');
+  return rows.map((row) => row.name);
 }
 
 /** Deletes a site with its crawls, pages, templates and extractions; true if it existed. */

@@ -1,4 +1,3 @@
-import { parseTemplate, type Template } from '@winnow/extract';
 import type { Queryable } from './db.js';
 
 /** One page-type cluster's template, as prepared in one run for a site. */
@@ -10,7 +9,10 @@ export interface StoredTemplate {
   urlPatterns: string[];
   /** Block paths most of the cluster's pages have: matches pages whose URL fits no pattern. */
   signature: string[];
-  template: Template;
+  /** The template method that prepared it; the extractor compiles it with the same one. */
+  method: string;
+  /** The method's template as stored (JSON): validated by that method's `parseTemplate` where it is used. */
+  template: unknown;
   sampleSize: number;
   pageCount: number;
   createdAt: Date;
@@ -25,13 +27,14 @@ interface TemplateRow {
   cluster: string;
   url_patterns: string[];
   signature: string[];
+  method: string;
   template: unknown;
   sample_size: number;
   page_count: number;
   created_at: Date;
 }
 
-const COLUMNS = 'id, site_id, version, cluster, url_patterns, signature, template, sample_size, page_count, created_at';
+const COLUMNS = 'id, site_id, version, cluster, url_patterns, signature, method, template, sample_size, page_count, created_at';
 
 function toShape(row: Omit<TemplateRow, 'template'>): TemplateShape {
   return {
@@ -41,6 +44,7 @@ function toShape(row: Omit<TemplateRow, 'template'>): TemplateShape {
     cluster: row.cluster,
     urlPatterns: row.url_patterns,
     signature: row.signature,
+    method: row.method,
     sampleSize: row.sample_size,
     pageCount: row.page_count,
     createdAt: row.created_at,
@@ -48,7 +52,7 @@ function toShape(row: Omit<TemplateRow, 'template'>): TemplateShape {
 }
 
 function toTemplate(row: TemplateRow): StoredTemplate {
-  return { ...toShape(row), template: parseTemplate(row.template) };
+  return { ...toShape(row), template: row.template };
 }
 
 /**
@@ -56,13 +60,26 @@ function toTemplate(row: TemplateRow): StoredTemplate {
  * transaction-sized step the caller wraps. Returns the new version.
  */
 export async function insertTemplateVersion(db: Queryable, siteId: number, templates: readonly NewTemplate[]): Promise<number> {
-  const rows = await db.query<{ version: number }>('UPDATE sites SET template_version = template_version + 1, updated_at = now() WHERE id = $1 RETURNING template_version AS version', [siteId]);
+  const rows = await db.query<{ version: number }>(
+    'UPDATE sites SET template_version = template_version + 1, updated_at = now() WHERE id = $1 RETURNING template_version AS version',
+    [siteId],
+  );
   const version = rows[0]?.version;
   if (version === undefined) throw new Error(`no site with id ${siteId}`);
   for (const template of templates) {
     await db.query(
-      `INSERT INTO templates (site_id, version, cluster, url_patterns, signature, template, sample_size, page_count) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [siteId, version, template.cluster, template.urlPatterns, JSON.stringify(template.signature), JSON.stringify(template.template), template.sampleSize, template.pageCount],
+      `INSERT INTO templates (site_id, version, cluster, url_patterns, signature, method, template, sample_size, page_count) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        siteId,
+        version,
+        template.cluster,
+        template.urlPatterns,
+        JSON.stringify(template.signature),
+        template.method,
+        JSON.stringify(template.template),
+        template.sampleSize,
+        template.pageCount,
+      ],
     );
   }
   return version;
@@ -86,15 +103,17 @@ export interface TemplateSummary {
   urlPatterns: string[];
   sampleSize: number;
   pageCount: number;
+  method: string;
+  /** Block paths a FastCE-family template keeps as content (0 for templates without them). */
   contentPaths: number;
   createdAt: Date;
 }
 
 /** Every stored template, newest version first, optionally of one site. */
 export async function listTemplates(db: Queryable, siteName?: string): Promise<TemplateSummary[]> {
-  const rows = await db.query<TemplateRow & { site: string; current: boolean }>(
+  const rows = await db.query<Omit<TemplateRow, 'template' | 'signature' | 'site_id'> & { site: string; current: boolean; content_paths: number }>(
     `SELECT t.id, s.name AS site, t.version, t.version = s.template_version AS current, t.cluster, t.url_patterns, t.sample_size, t.page_count,
-            t.template, t.created_at
+            t.method, coalesce(jsonb_array_length(t.template->'contentPaths'), 0)::int AS content_paths, t.created_at
        FROM templates t JOIN sites s ON s.id = t.site_id
       WHERE $1::text IS NULL OR s.name = $1
       ORDER BY s.name, t.version DESC, t.cluster`,
@@ -109,7 +128,8 @@ export async function listTemplates(db: Queryable, siteName?: string): Promise<T
     urlPatterns: row.url_patterns,
     sampleSize: row.sample_size,
     pageCount: row.page_count,
-    contentPaths: parseTemplate(row.template).contentPaths.length,
+    method: row.method,
+    contentPaths: row.content_paths,
     createdAt: row.created_at,
   }));
 }
@@ -119,7 +139,7 @@ export type TemplateShape = Omit<StoredTemplate, 'template'>;
 /** The current version's templates without their bodies: enough to pick one and check a cache. */
 export async function currentTemplateShapes(db: Queryable, siteId: number): Promise<TemplateShape[]> {
   const rows = await db.query<Omit<TemplateRow, 'template'>>(
-    `SELECT id, site_id, version, cluster, url_patterns, signature, sample_size, page_count, created_at FROM templates
+    `SELECT id, site_id, version, cluster, url_patterns, signature, method, sample_size, page_count, created_at FROM templates
       WHERE site_id = $1 AND version = (SELECT template_version FROM sites WHERE id = $1) ORDER BY cluster`,
     [siteId],
   );

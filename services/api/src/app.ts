@@ -1,6 +1,8 @@
 import {
   addSite,
   crawlStatus,
+  InvalidRequestError,
+  isIdle,
   listSites,
   pipelineStatus,
   removeSite,
@@ -8,53 +10,91 @@ import {
   requestTemplates,
   requireSite,
   search,
+  siteTemplates,
   startCrawl,
   stopCrawl,
   type Runtime,
 } from '@winnow/runtime';
-import { listTemplates } from '@winnow/storage';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { bearerGuard, type Access } from './auth.js';
+import { parseJsonBody, requireJsonBody } from './body.js';
+import { RequestRefusedError, statusOf } from './errors.js';
+import { hostGuard } from './hosts.js';
 
-/** Errors the operations throw for bad requests, by name, and the HTTP status each answers. */
-const STATUS_BY_ERROR: Record<string, number> = {
-  SiteConfigError: 400,
-  QueryError: 400,
-  InvalidRequestError: 400,
-  SiteNotFoundError: 404,
-  SiteExistsError: 409,
-  CrawlActiveError: 409,
-};
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call the route; a route without it is `operate`. */
+    access?: Access;
+  }
+}
+
+/** Where the API is reached: the bind address and port the `Host` check accepts. */
+export interface ApiAddress {
+  host: string;
+  port: number;
+}
 
 /** Query-string integers: absent stays undefined, anything else must be digits. */
 function integerParam(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^\d{1,6}$/.test(value)) throw Object.assign(new Error(`${name} must be a positive integer`), { name: 'InvalidRequestError' });
+  if (typeof value !== 'string' || !/^\d{1,6}$/.test(value)) throw new InvalidRequestError(`${name} must be a positive integer`);
   return Number(value);
 }
 
 function stringParam(value: unknown, name: string): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw Object.assign(new Error(`${name} must be given once`), { name: 'InvalidRequestError' });
+  if (typeof value !== 'string') throw new InvalidRequestError(`${name} must be given once`);
   return value;
 }
 
 /**
- * The HTTP API (Fastify). Operators: `/sites` CRUD, `/sites/:name/crawl` start, stop and status,
- * `/sites/:name/templates` prepare, `/templates` list, `/status`. The search engine: `/search?q=`
- * (a quoted phrase is an exact phrase; `site`, `page`, `size`). `/health` answers while the
+ * The HTTP API (Fastify), built without listening. Operators (an `operate` token): `/sites` CRUD,
+ * `/sites/:name/crawl` start, stop and status, `/sites/:name/templates` prepare, `/templates` list,
+ * `/status`. The search engine (any token, or none while none is configured): `/search?q=` (a
+ * quoted phrase is an exact phrase; `site`, `page`, `size`). Open: `/health` answers while the
  * process runs; `/ready` only when the database, Redis and the search index answer.
+ *
+ * Every request but the probes must name the API in its `Host` (DNS rebinding) and carry the
+ * bearer token its route needs; every body must be JSON (cross-site form posts). No CORS headers
+ * are sent and no preflight is answered, so browsers keep other origins' pages out.
  */
-export function buildApi(rt: Runtime): FastifyInstance {
+export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNOW_API_HOST, port: rt.env.WINNOW_API_PORT }): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  const checkHost = hostGuard({
+    bindHost: address.host,
+    port: () => {
+      const bound = app.server.address();
+      return bound !== null && typeof bound === 'object' ? bound.port : address.port;
+    },
+    allowedHosts: rt.env.WINNOW_API_ALLOWED_HOSTS,
+  });
+  const checkToken = bearerGuard(rt.env.WINNOW_API_TOKEN);
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config.access ?? 'operate';
+    if (access !== 'probe') {
+      checkHost(request.headers.host);
+      checkToken(request.headers.authorization, access);
+    }
+    requireJsonBody(request.headers);
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, async (_request: unknown, body: string) => parseJsonBody(body));
 
   app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
-    const status = STATUS_BY_ERROR[error.name] ?? (error.statusCode && error.statusCode < 500 ? error.statusCode : 500);
+    const status = statusOf(error);
     if (status >= 500) rt.log.error({ err: error }, 'request failed');
+    if (error instanceof RequestRefusedError && error.challenge) void reply.header('www-authenticate', error.challenge);
     void reply.status(status).send({ error: status >= 500 ? 'internal error' : error.message });
   });
 
-  app.get('/health', async () => ({ status: 'ok' }));
-  app.get('/ready', async (_request, reply) => {
+  app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: `no route ${request.method} ${request.url.split('?')[0]}` }));
+
+  const probe = { config: { access: 'probe' } } as const;
+  const searchEngine = { config: { access: 'search' } } as const;
+
+  app.get('/health', probe, async () => ({ status: 'ok' }));
+  app.get('/ready', probe, async (_request, reply) => {
     const checks: Record<string, string> = {};
     const check = async (name: string, probe: () => Promise<unknown>) => {
       let timer: NodeJS.Timeout | undefined;
@@ -86,7 +126,9 @@ export function buildApi(rt: Runtime): FastifyInstance {
     return reply.status(204).send();
   });
 
-  app.post<{ Params: { name: string } }>('/sites/:name/crawl', async (request, reply) => reply.status(202).send({ crawl: await startCrawl(rt, request.params.name) }));
+  app.post<{ Params: { name: string } }>('/sites/:name/crawl', async (request, reply) =>
+    reply.status(202).send({ crawl: await startCrawl(rt, request.params.name) }),
+  );
   app.post<{ Params: { name: string } }>('/sites/:name/crawl/stop', async (request) => ({ crawl: (await stopCrawl(rt, request.params.name)) ?? null }));
   app.get<{ Params: { name: string } }>('/sites/:name/crawl', async (request) => ({ crawl: (await crawlStatus(rt, request.params.name)) ?? null }));
 
@@ -94,13 +136,17 @@ export function buildApi(rt: Runtime): FastifyInstance {
     const site = await requestTemplates(rt, request.params.name);
     return reply.status(202).send({ site: site.name, queued: true });
   });
-  app.get<{ Querystring: Record<string, unknown> }>('/templates', async (request) => ({ templates: await listTemplates(rt.db, stringParam(request.query.site, 'site')) }));
+  app.get<{ Querystring: Record<string, unknown> }>('/templates', async (request) => ({
+    templates: await siteTemplates(rt, stringParam(request.query.site, 'site')),
+  }));
 
-  app.get<{ Querystring: Record<string, unknown> }>('/search', async (request) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/search', searchEngine, async (request) => {
     const { q, site, page, size } = request.query;
     return search(rt, { q: q ?? '', site: stringParam(site, 'site'), page: integerParam(page, 'page'), size: integerParam(size, 'size') });
   });
 
   app.get('/status', async () => pipelineStatus(rt));
+  /** What `winnow crawl --wait` polls through the API: no crawl queued or running and no queued work. */
+  app.get('/status/idle', async () => ({ idle: await isIdle(rt) }));
   return app;
 }

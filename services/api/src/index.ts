@@ -1,15 +1,31 @@
 import type { Runtime, Service } from '@winnow/runtime';
 import { buildApi } from './app.js';
+import { isLoopbackHost } from './hosts.js';
 
-export { buildApi } from './app.js';
+export { buildApi, type ApiAddress } from './app.js';
+export type { Access } from './auth.js';
 
 export interface ApiService extends Service {
   /** The address the server listens on, e.g. `http://127.0.0.1:8080`. */
   readonly url: string;
 }
 
+/** The API would listen where others can reach it with nothing to keep them from operating the pipeline. */
+export class UnprotectedApiError extends Error {
+  override readonly name = 'UnprotectedApiError';
+}
+
+/**
+ * Builds the API and listens. Refuses to listen on an address other machines can reach
+ * (anything but `localhost`, 127.0.0.0/8 and ::1) while no token is configured.
+ */
 export async function startApi(rt: Runtime, port = rt.env.WINNOW_API_PORT, host = rt.env.WINNOW_API_HOST): Promise<ApiService> {
-  const app = buildApi(rt);
+  if (!isLoopbackHost(host) && rt.env.WINNOW_API_TOKEN.length === 0) {
+    throw new UnprotectedApiError(
+      `refusing to serve the API on ${host} without a token: WINNOW_API_HOST is not a loopback address, so set WINNOW_API_TOKEN (operate:<a long random string>) or WINNOW_API_HOST=127.0.0.1`,
+    );
+  }
+  const app = buildApi(rt, { host, port });
   const url = await app.listen({ port, host });
   rt.log.info({ url }, 'api listening');
   return { url, close: () => app.close() };

@@ -1,27 +1,29 @@
-import { clusterFor, compileTemplate, decodeHtml, detect, documentTitle, type CompiledTemplate, type ExtractionResult, type PageExtractor } from '@winnow/extract';
+import { clusterFor, decodeHtml, documentTitle, type ExtractionResult, type PageExtractor, templateMethodByName } from '@winnow/extract';
 import { UnrecoverableError } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
 import { currentTemplateShapes, findPage, findSiteById, findTemplate, loadRawPage, saveExtraction, type Extraction } from '@winnow/storage';
 
 /**
- * Compiled templates by template id. A new preparation stores new rows with new ids, so a new
- * version is never served from the cache: each job reads the current version's ids (a small
- * query) and compiles only the templates it has not seen.
+ * Extractors of stored templates by template id, each compiled with the method that prepared it.
+ * A new preparation stores new rows with new ids, so a new version is never served from the
+ * cache: each job reads the current version's ids (a small query) and compiles only the
+ * templates it has not seen.
  */
 export class TemplateCache {
-  readonly #compiled = new Map<number, CompiledTemplate>();
+  readonly #compiled = new Map<number, PageExtractor>();
   readonly #capacity: number;
 
   constructor(capacity = 64) {
     this.#capacity = capacity;
   }
 
-  async get(rt: Runtime, templateId: number): Promise<CompiledTemplate | undefined> {
+  async get(rt: Runtime, templateId: number): Promise<PageExtractor | undefined> {
     const cached = this.#compiled.get(templateId);
     if (cached) return cached;
     const stored = await findTemplate(rt.db, templateId);
     if (!stored) return undefined;
-    const compiled = compileTemplate(stored.template);
+    const method = templateMethodByName(stored.method);
+    const compiled = method.compile(method.parseTemplate(stored.template));
     if (this.#compiled.size >= this.#capacity) this.#compiled.delete(this.#compiled.keys().next().value as number);
     this.#compiled.set(templateId, compiled);
     return compiled;
@@ -29,8 +31,8 @@ export class TemplateCache {
 }
 
 /**
- * Extracts one stored page: with the template of its page-type cluster (FastCE detection,
- * `fastce+`) when the site has one that fits; otherwise with the single-page fallback
+ * Extracts one stored page: with the template of its page-type cluster, by the method that
+ * prepared it, when the site has one that fits; otherwise with the single-page fallback
  * (`WINNOW_FALLBACK_METHOD`, `auto` by default). A page read without any
  * template of its site is marked for re-extraction, which the templater enqueues once templates
  * exist. A missing page, or a body that is not a readable HTML document, fails for good.
@@ -57,7 +59,7 @@ export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: num
   const compiled = shape && (await cache.get(rt, shape.id));
   let result: ExtractionResult;
   try {
-    result = compiled ? detect(compiled, html) : fallback(html);
+    result = compiled ? compiled(html) : fallback(html);
   } catch (error) {
     throw new UnrecoverableError(`page ${pageId} (${page.url}): ${(error as Error).message}`);
   }

@@ -1,4 +1,4 @@
-import { methodByName, type PageExtractor } from '@winnow/extract';
+import { singlePageMethodByName, templateMethodByName } from '@winnow/extract';
 import { startWorker } from '@winnow/queue';
 import { keepPageFailure, type Runtime, type Service } from '@winnow/runtime';
 import { extractPage, TemplateCache } from './extractPage.js';
@@ -11,7 +11,9 @@ export { extractPage, TemplateCache } from './extractPage.js';
  */
 export function startExtractor(rt: Runtime): Service {
   const cache = new TemplateCache();
-  const fallback = singlePageMethod(rt.env.WINNOW_FALLBACK_METHOD);
+  // Both names are checked at start: a wrong one fails here, not on the first page.
+  templateMethodByName(rt.env.WINNOW_TEMPLATE_METHOD);
+  const fallback = singlePageMethodByName(rt.env.WINNOW_FALLBACK_METHOD).extract;
   const worker = startWorker(
     rt.queueSettings,
     'extract',
@@ -26,11 +28,4 @@ export function startExtractor(rt: Runtime): Service {
     },
   );
   return { close: () => worker.close() };
-}
-
-/** The configured fallback, checked at start: a template method's name or an unknown one fails here. */
-function singlePageMethod(name: string): PageExtractor {
-  const method = methodByName(name);
-  if (method.kind !== 'single') throw new Error(`WINNOW_FALLBACK_METHOD must name a single-page method; ${name} needs a template`);
-  return method.extract;
 }

@@ -1,5 +1,6 @@
-import { startWorker, UnrecoverableError } from '@winnow/queue';
-import { syncTemplateSchedule, type Runtime, type Service } from '@winnow/runtime';
+import { templateMethodByName } from '@winnow/extract';
+import { startWorker } from '@winnow/queue';
+import { type Runtime, type Service, syncSchedules } from '@winnow/runtime';
 import { findSiteById, listSites } from '@winnow/storage';
 import { prepareSite } from './prepareSite.js';
 
@@ -11,10 +12,11 @@ export { prepareSite, SAMPLE_SIZE, type PreparationOutcome } from './prepareSite
  * since a private Redis forgets them when its process ends.
  */
 export async function startTemplater(rt: Runtime): Promise<Service> {
-  for (const site of await listSites(rt.db)) await syncTemplateSchedule(rt, site);
+  templateMethodByName(rt.env.WINNOW_TEMPLATE_METHOD); // a wrong name fails at start, not on the first site
+  for (const site of await listSites(rt.db)) await syncSchedules(rt, site);
   const worker = startWorker(rt.queueSettings, 'template', async ({ siteId, reason }) => {
     const site = await findSiteById(rt.db, siteId);
-    if (!site) throw new UnrecoverableError(`site ${siteId} does not exist`);
+    if (!site) return { skipped: `site ${siteId} no longer exists` };
     if (reason === 'first-pages' && site.templateVersion > 0) return { skipped: 'the site has templates' };
     return prepareSite(rt, siteId);
   });

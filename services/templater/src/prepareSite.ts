@@ -1,8 +1,8 @@
-import { clusterPages, decodeHtml, prepareTemplate, type SitePage } from '@winnow/extract';
+import { clusterPages, decodeHtml, evenlySpread, type SitePage, templateMethodByName } from '@winnow/extract';
 import type { Runtime } from '@winnow/runtime';
-import { findSiteById, insertTemplateVersion, listStoredPages, loadRawPage, pagesToExtract, type NewTemplate } from '@winnow/storage';
+import { findSiteById, insertTemplateVersion, listStoredPages, loadRawPage, type NewTemplate, pagesToExtract } from '@winnow/storage';
 
-/** Pages FastCE's preparation reads per cluster: the issue asks for 20-30; the paper's CE used 30. */
+/** Pages a template is prepared from per cluster: the FastCE paper uses 20-30; ContentExtractor's labelling grows with their square. */
 export const SAMPLE_SIZE = 30;
 
 export interface PreparationOutcome {
@@ -13,14 +13,16 @@ export interface PreparationOutcome {
 }
 
 /**
- * Prepares a site's templates: clusters its stored pages into page types (`clusterPages`), runs
- * FastCE preparation (the refined `fastce+` parameters) on up to `SAMPLE_SIZE` evenly spread pages
- * of every cluster with at least `minTemplatePages`, stores the result as the site's next version
- * in one transaction, and enqueues every page whose extraction predates it.
+ * Prepares a site's templates with the configured template method (`WINNOW_TEMPLATE_METHOD`):
+ * clusters its stored pages into page types (`clusterPages`), prepares a template from up to
+ * `SAMPLE_SIZE` evenly spread pages of every cluster with at least `minTemplatePages`, stores the
+ * result as the site's next version in one transaction, and enqueues every page whose extraction
+ * predates it.
  */
 export async function prepareSite(rt: Runtime, siteId: number): Promise<PreparationOutcome> {
   const site = await findSiteById(rt.db, siteId);
   if (!site) throw new Error(`site ${siteId} does not exist`);
+  const method = templateMethodByName(rt.env.WINNOW_TEMPLATE_METHOD);
   const stored = await listStoredPages(rt.db, siteId);
   const pages: SitePage[] = [];
   for (const page of stored) {
@@ -37,9 +39,17 @@ export async function prepareSite(rt: Runtime, siteId: number): Promise<Preparat
   const templates: NewTemplate[] = [];
   for (const cluster of clusters) {
     if (cluster.members.length < minPages) continue;
-    const sample = evenSample(cluster.members, SAMPLE_SIZE).map((index) => (pages[index] as SitePage).html);
-    const { template } = prepareTemplate(sample, { params: { refine: true } });
-    templates.push({ cluster: cluster.key, urlPatterns: cluster.urlPatterns, signature: cluster.signature, template, sampleSize: sample.length, pageCount: cluster.members.length });
+    const sample = evenlySpread(cluster.members, SAMPLE_SIZE).map((index) => (pages[index] as SitePage).html);
+    const { template } = method.prepare(sample);
+    templates.push({
+      cluster: cluster.key,
+      urlPatterns: cluster.urlPatterns,
+      signature: cluster.signature,
+      method: method.name,
+      template,
+      sampleSize: sample.length,
+      pageCount: cluster.members.length,
+    });
   }
   const summary = clusters.map((cluster) => ({ cluster: cluster.key, pages: cluster.members.length, templated: cluster.members.length >= minPages }));
   if (templates.length === 0) {
@@ -52,12 +62,6 @@ export async function prepareSite(rt: Runtime, siteId: number): Promise<Preparat
     'extract',
     reextract.map((pageId) => ({ pageId })),
   );
-  rt.log.info({ site: site.name, version, clusters: summary, reextract: reextract.length }, 'templates prepared');
+  rt.log.info({ site: site.name, method: method.name, version, clusters: summary, reextract: reextract.length }, 'templates prepared');
   return { version, clusters: summary, reextract: reextract.length };
-}
-
-/** Up to `count` members spread evenly over the list (the crawl order mixes the site's sections). */
-function evenSample(members: readonly number[], count: number): number[] {
-  if (members.length <= count) return [...members];
-  return Array.from({ length: count }, (_, i) => members[Math.floor((i * members.length) / count)] as number);
 }

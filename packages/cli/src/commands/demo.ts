@@ -21,13 +21,18 @@ export async function demoCommand(flags: DemoFlags): Promise<void> {
   const rt = await openCommandRuntime({ DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_DATA_DIR: 'memory' });
   const services = await startWorkers(rt);
   try {
-    process.stderr.write(`Serving ${web.sites.length} demo sites on 127.0.0.1; crawling, templating, extracting and indexing them (embedded: PGlite in memory, private redis-server)\n`);
+    process.stderr.write(
+      `Serving ${web.sites.length} demo sites on 127.0.0.1; crawling, templating, extracting and indexing them (embedded: PGlite in memory, private redis-server)\n`,
+    );
     for (const site of web.sites) {
-      await addSite(rt, { name: site.name, seeds: [`${site.origin}/`], maxPages: 5000, concurrency: 8, templateEveryMs: 0 });
+      await addSite(rt, { name: site.name, seeds: [`${site.origin}/`], maxPages: 5000, concurrency: 8, templateEveryMs: 0, allowPrivateAddresses: true });
       await startCrawl(rt, site.name);
     }
     await followPipeline(rt);
-    await printStatus(rt, web.sites.map((site) => site.name));
+    await printStatus(
+      rt,
+      web.sites.map((site) => site.name),
+    );
     await printQuality(rt, web.sites);
     const gazette = web.sites[0] as ServedDemoSite;
     const { acrossInline, acrossBlocks } = demoPhrases(gazette);

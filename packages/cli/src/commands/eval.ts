@@ -19,7 +19,9 @@ export async function evalCommand(flags: EvalFlags): Promise<void> {
   if (!EVAL_METHOD_NAMES.includes(flags.method)) throw new UsageError(`unknown method "${flags.method}"; known methods: ${EVAL_METHOD_NAMES.join(', ')}`);
   if (Boolean(flags.data) === Boolean(flags.demo)) throw new UsageError('give exactly one of --data <file-or-dir> and --demo');
   const pages = flags.data ? await loadPages(flags.data) : demoGoldPages();
-  const bar = flags.json ? undefined : new SingleBar({ stream: process.stderr, format: 'extracting {bar} {value}/{total} pages | {eta}s left' }, Presets.shades_classic);
+  const bar = flags.json
+    ? undefined
+    : new SingleBar({ stream: process.stderr, format: 'extracting {bar} {value}/{total} pages | {eta}s left' }, Presets.shades_classic);
   const { report, outcomes } = await evaluate(pages, {
     method: flags.method,
     ...(flags.minPagesPerSite === undefined ? {} : { minPagesPerSite: flags.minPagesPerSite }),

@@ -1,56 +1,54 @@
-import {
-  addSite,
-  listSites,
-  pipelineStatus,
-  removeSite,
-  requestTemplates,
-  search,
-  startCrawl,
-  type Runtime,
-  type Service,
-} from '@winnow/runtime';
-import { startApi } from '@winnow/api';
-import { listTemplates } from '@winnow/storage';
-import { closeAll, followPipeline, openCommandRuntime, startWorkers, withRuntime, WORKER_NAMES, WORKERS } from '../pipeline.js';
+import { type ApiService, startApi } from '@winnow/api';
+import { pipelineStatus, type PipelineStatus, type Runtime, serve } from '@winnow/runtime';
+import type { Site, TemplateSummary } from '@winnow/storage';
+import type { SearchResult } from '../apiClient.js';
+import { localOperator, withOperator, type Operator } from '../operator.js';
+import { openCommandRuntime, startWorkers, WORKERS } from '../pipeline.js';
+import { WORKER_NAMES, type WorkerName } from '../workerNames.js';
 import { UsageError } from '../usageError.js';
 
 const write = (text: string) => process.stdout.write(text);
 
-/** Runs until SIGTERM or SIGINT, then closes the services (current jobs finish) and the runtime. */
-async function serveUntilSignal(rt: Runtime, services: Service[]): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
-  process.stderr.write('stopping: finishing current jobs\n');
-  await closeAll(services);
-  await rt.close();
-}
-
-/** `winnow up`: every worker and the API in this process. */
+/** `winnow up`: every worker and the API in this process; the API first, since its configuration may refuse it. */
 export async function upCommand(): Promise<void> {
   const rt = await openCommandRuntime();
-  const workers = await startWorkers(rt);
-  const api = await startApi(rt);
-  const index = rt.search.kind === 'elasticsearch' ? 'Elasticsearch' : 'the Postgres full-text index';
-  process.stderr.write(`winnow is up: API on ${api.url}, ${rt.env.DATABASE_URL ? 'Postgres' : 'embedded PGlite'}, ${rt.privateRedis ? 'a private redis-server' : 'Redis'}, ${index}\n`);
-  await serveUntilSignal(rt, [...workers, api]);
+  await serve(
+    rt,
+    async () => {
+      const api = await startApi(rt);
+      try {
+        return [api, ...(await startWorkers(rt))];
+      } catch (error) {
+        await api.close();
+        throw error;
+      }
+    },
+    ([api]) => {
+      const index = rt.search.kind === 'elasticsearch' ? 'Elasticsearch' : 'the Postgres full-text index';
+      process.stderr.write(
+        `winnow is up: API on ${(api as ApiService).url}, ${rt.env.DATABASE_URL ? 'Postgres' : 'embedded PGlite'}, ${rt.privateRedis ? 'a private redis-server' : 'Redis'}, ${index}\n`,
+      );
+    },
+  );
 }
 
 /** `winnow worker <name>`: one service as this process's only job. */
 export async function workerCommand(name: string): Promise<void> {
-  const start = WORKERS[name];
-  if (!start) throw new UsageError(`unknown worker "${name}"; known: ${WORKER_NAMES.join(', ')}`);
+  if (!(WORKER_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown worker "${name}"; known: ${WORKER_NAMES.join(', ')}`);
+  const start = WORKERS[name as WorkerName];
   const rt = await openCommandRuntime();
-  if (rt.privateRedis && name !== 'api') process.stderr.write('warning: no REDIS_URL: this worker has a private Redis that no other process can enqueue into\n');
-  const service = await start(rt);
-  process.stderr.write(`worker ${name} started\n`);
-  await serveUntilSignal(rt, [service]);
+  if (rt.privateRedis && name !== 'api')
+    process.stderr.write('warning: no REDIS_URL: this worker has a private Redis that no other process can enqueue into\n');
+  await serve(
+    rt,
+    async () => [await start(rt)],
+    () => process.stderr.write(`worker ${name} started\n`),
+  );
 }
 
 export interface SiteAddFlags {
   seed: string[];
+  allowPrivate?: boolean;
   allow?: string[];
   maxPages?: number;
   maxDepth?: number;
@@ -59,79 +57,89 @@ export interface SiteAddFlags {
   render?: string;
   minTemplatePages?: number;
   templateEveryMs?: number;
+  sitemaps?: boolean;
+  recrawlEveryMs?: number;
+  maxPagesPerPattern?: number;
 }
 
 export async function sitesAddCommand(name: string, flags: SiteAddFlags): Promise<void> {
-  await withRuntime(async (rt) => {
-    const site = await addSite(rt, { name, seeds: flags.seed, ...definedOnly({ ...flags, seed: undefined }) });
+  await withOperator(async (operator) => {
+    const { seed, allowPrivate, ...rest } = flags;
+    const site = await operator.addSite({ name, seeds: seed, ...definedOnly(rest), ...(allowPrivate ? { allowPrivateAddresses: true } : {}) });
     write(`added site ${site.name}: ${site.config.seeds.join(' ')}\n`);
   });
 }
 
 function definedOnly(flags: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(flags).filter(([key, value]) => value !== undefined && key !== 'seed'));
+  return Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+}
+
+const asJson = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+export function formatSites(sites: readonly Site[]): string {
+  if (sites.length === 0) return 'no sites; add one with `winnow sites add <name> --seed <url>`\n';
+  return sites
+    .map(
+      (site) => `${site.name}\t${site.config.render}\tmax ${site.config.maxPages} pages\ttemplates v${site.templateVersion}\t${site.config.seeds.join(' ')}\n`,
+    )
+    .join('');
 }
 
 export async function sitesListCommand(flags: { json?: boolean }): Promise<void> {
-  await withRuntime(async (rt) => {
-    const sites = await listSites(rt.db);
-    if (flags.json) return void write(`${JSON.stringify(sites, null, 2)}\n`);
-    if (sites.length === 0) return void write('no sites; add one with `winnow sites add <name> --seed <url>`\n');
-    for (const site of sites) write(`${site.name}\t${site.config.render}\tmax ${site.config.maxPages} pages\ttemplates v${site.templateVersion}\t${site.config.seeds.join(' ')}\n`);
+  await withOperator(async (operator) => {
+    const sites = await operator.listSites();
+    write(flags.json ? asJson(sites) : formatSites(sites));
   });
 }
 
 export async function sitesRemoveCommand(name: string): Promise<void> {
-  await withRuntime(async (rt) => {
-    await removeSite(rt, name);
+  await withOperator(async (operator) => {
+    await operator.removeSite(name);
     write(`removed site ${name} with its pages, templates and index documents\n`);
   });
 }
 
 /**
- * `winnow crawl <site>`: with a shared Redis the crawl is queued for the running workers (and
- * followed with `--wait`); with the embedded default the work runs in this process, which waits
- * until the crawl is crawled, templated, extracted and indexed.
+ * `winnow crawl <site>`: where workers run elsewhere (a shared Redis, or the API of `WINNOW_API_URL`)
+ * the crawl is queued for them (and followed with `--wait`); with the embedded default the work
+ * runs in this process, which waits until the crawl is crawled, templated, extracted and indexed.
  */
 export async function crawlCommand(name: string, flags: { wait?: boolean }): Promise<void> {
-  await withRuntime(async (rt) => {
-    const crawl = await startCrawl(rt, name);
-    if (!rt.privateRedis && !flags.wait) return void write(`crawl ${crawl.id} of ${name} queued; follow it with \`winnow status\`\n`);
-    const services = rt.privateRedis ? await startWorkers(rt) : [];
-    try {
-      await followPipeline(rt, [name]);
-    } finally {
-      await closeAll(services);
-    }
-    await printStatus(rt, [name]);
+  await withOperator(async (operator) => {
+    const crawl = await operator.startCrawl(name);
+    if (!operator.runsWorkersHere && !flags.wait) return void write(`crawl ${crawl.id} of ${name} queued; follow it with \`winnow status\`\n`);
+    await operator.follow([name]);
+    const status = await operator.status();
+    write(formatStatus(status, [name]));
+    const ended = status.sites.find((site) => site.site === name)?.crawl;
+    if (ended?.id === crawl.id && ended.state === 'failed') throw new Error(`crawl ${crawl.id} of ${name} failed: ${ended.error ?? 'no reason recorded'}`);
   });
 }
 
 export async function templatesPrepareCommand(name: string): Promise<void> {
-  await withRuntime(async (rt) => {
-    await requestTemplates(rt, name);
-    if (!rt.privateRedis) return void write(`template preparation of ${name} queued\n`);
-    const services = await startWorkers(rt);
-    try {
-      await followPipeline(rt, [name]);
-    } finally {
-      await closeAll(services);
-    }
-    await templatesListCommand(name, {}, rt);
+  await withOperator(async (operator) => {
+    await operator.requestTemplates(name);
+    if (!operator.runsWorkersHere) return void write(`template preparation of ${name} queued\n`);
+    await operator.follow([name]);
+    write(formatTemplates(await operator.listTemplates(name)));
   });
 }
 
-export async function templatesListCommand(site: string | undefined, flags: { json?: boolean }, shared?: Runtime): Promise<void> {
-  const list = async (rt: Runtime) => {
-    const templates = await listTemplates(rt.db, site);
-    if (flags.json) return void write(`${JSON.stringify(templates, null, 2)}\n`);
-    if (templates.length === 0) return void write('no templates yet\n');
-    for (const t of templates) {
-      write(`${t.site}\tv${t.version}${t.current ? ' (current)' : ''}\t${t.cluster}\t${t.pageCount} pages, ${t.sampleSize} sampled, ${t.contentPaths} content paths\t${t.urlPatterns.join(' ')}\n`);
-    }
-  };
-  if (shared) await list(shared);
-  else await withRuntime(list);
+export function formatTemplates(templates: readonly TemplateSummary[]): string {
+  if (templates.length === 0) return 'no templates yet\n';
+  return templates
+    .map(
+      (t) =>
+        `${t.site}\tv${t.version}${t.current ? ' (current)' : ''}\t${t.cluster}\t${t.pageCount} pages, ${t.sampleSize} sampled, ${t.contentPaths} content paths\t${t.urlPatterns.join(' ')}\n`,
+    )
+    .join('');
+}
+
+export async function templatesListCommand(site: string | undefined, flags: { json?: boolean }): Promise<void> {
+  await withOperator(async (operator) => {
+    const templates = await operator.listTemplates(site);
+    write(flags.json ? asJson(templates) : formatTemplates(templates));
+  });
 }
 
 /** `<mark>` to reverse video on a terminal, to «» elsewhere; the entities `highlight` writes decoded. */
@@ -142,41 +150,55 @@ export function renderHighlight(fragment: string, tty: boolean): string {
     .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
 }
 
-export async function searchCommand(query: string, flags: { site?: string; page?: number; size?: number; json?: boolean }, shared?: Runtime): Promise<void> {
-  const run = async (rt: Runtime) => {
-    const result = await search(rt, { q: query, site: flags.site, page: flags.page, size: flags.size });
-    if (flags.json) return void write(`${JSON.stringify(result, null, 2)}\n`);
-    const first = (result.page - 1) * result.size + 1;
-    write(`${result.total} page${result.total === 1 ? '' : 's'} match ${query}${result.hits.length ? ` (showing ${first}-${first + result.hits.length - 1})` : ''}\n`);
-    for (const hit of result.hits) {
-      write(`\n${hit.title || '(no title)'} [${hit.site}]\n  ${hit.url}\n`);
-      for (const fragment of hit.highlights) write(`  ${renderHighlight(fragment, process.stdout.isTTY === true)}\n`);
-    }
-  };
-  if (shared) await run(shared);
-  else await withRuntime(run);
+export function formatSearch(query: string, result: SearchResult, tty: boolean): string {
+  const first = (result.page - 1) * result.size + 1;
+  let text = `${result.total} page${result.total === 1 ? '' : 's'} match ${query}${result.hits.length ? ` (showing ${first}-${first + result.hits.length - 1})` : ''}\n`;
+  for (const hit of result.hits) {
+    text += `\n${hit.title || '(no title)'} [${hit.site}]\n  ${hit.url}\n`;
+    for (const fragment of hit.highlights) text += `  ${renderHighlight(fragment, tty)}\n`;
+  }
+  return text;
 }
 
-export async function printStatus(rt: Runtime, sites?: readonly string[]): Promise<void> {
-  const status = await pipelineStatus(rt);
+/** `winnow search`; `shared` runs it on a runtime the caller already has open (the demo's). */
+export async function searchCommand(query: string, flags: { site?: string; page?: number; size?: number; json?: boolean }, shared?: Runtime): Promise<void> {
+  const run = async (operator: Operator) => {
+    const result = await operator.search({ q: query, site: flags.site, page: flags.page, size: flags.size });
+    write(flags.json ? asJson(result) : formatSearch(query, result, process.stdout.isTTY === true));
+  };
+  if (shared) await run(localOperator(shared));
+  else await withOperator(run);
+}
+
+/** What `winnow status` prints: with `sites`, only their lines. */
+export function formatStatus(status: PipelineStatus, sites?: readonly string[]): string {
+  const lines: string[] = [];
   for (const site of status.sites.filter((candidate) => !sites || sites.includes(candidate.site))) {
-    const crawl = site.crawl ? `crawl ${site.crawl.id} ${site.crawl.state}` : 'never crawled';
-    write(
-      `${site.site}: ${crawl}; ${site.stored} pages stored, ${site.rejected} refused; ${site.extracted} extracted, ${site.indexed} indexed; ` +
-        `templates v${site.templateVersion}; failed: ${site.failedExtract} extraction, ${site.failedIndex} indexing\n`,
+    const crawl = site.crawl ? `crawl ${site.crawl.id} ${site.crawl.state}${site.crawl.error ? ` (${site.crawl.error})` : ''}` : 'never crawled';
+    lines.push(
+      `${site.site}: ${crawl}; ${site.stored} pages stored, ${site.rejected} refused, ${site.gone} gone; ${site.extracted} extracted, ${site.indexed} indexed; ` +
+        `templates v${site.templateVersion}; failed: ${site.failedExtract} extraction, ${site.failedIndex} indexing`,
     );
   }
-  if (sites) return;
-  for (const [queue, counts] of Object.entries(status.queues)) {
-    write(`queue ${queue}: ${counts.waiting} waiting, ${counts.active} active, ${counts.delayed} delayed, ${counts.failed} failed\n`);
+  if (!sites) {
+    for (const [queue, counts] of Object.entries(status.queues)) {
+      lines.push(`queue ${queue}: ${counts.waiting} waiting, ${counts.active} active, ${counts.delayed} delayed, ${counts.failed} failed`);
+    }
+    for (const job of status.failedJobs)
+      lines.push(`failed job ${job.queue}#${job.id} ${JSON.stringify(job.payload)} after ${job.attempts} attempts: ${job.error}`);
+    for (const page of status.failedPages) lines.push(`failed page ${page.url} (${page.stage}) after ${page.attempts} attempts: ${page.error}`);
   }
-  for (const job of status.failedJobs) write(`failed job ${job.queue}#${job.id} ${JSON.stringify(job.payload)} after ${job.attempts} attempts: ${job.error}\n`);
-  for (const page of status.failedPages) write(`failed page ${page.url} (${page.stage}) after ${page.attempts} attempts: ${page.error}\n`);
+  return lines.map((line) => `${line}\n`).join('');
+}
+
+/** Prints the status of the pipeline opened here (the demo's). */
+export async function printStatus(rt: Runtime, sites?: readonly string[]): Promise<void> {
+  write(formatStatus(await pipelineStatus(rt), sites));
 }
 
 export async function statusCommand(flags: { json?: boolean }): Promise<void> {
-  await withRuntime(async (rt) => {
-    if (flags.json) return void write(`${JSON.stringify(await pipelineStatus(rt), null, 2)}\n`);
-    await printStatus(rt);
+  await withOperator(async (operator) => {
+    const status = await operator.status();
+    write(flags.json ? asJson(status) : formatStatus(status));
   });
 }

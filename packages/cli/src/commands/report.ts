@@ -60,13 +60,25 @@ export async function reportCommand(flags: ReportFlags): Promise<void> {
     if (TEMPLATE_DATASETS.has(dataset)) for (const method of SAME_PAGE_METHODS) jobs.push({ dataset, method, templatePages: true });
   }
   // Off a terminal (a CI log, `> report.log`) the bar is written as a plain line every half minute.
-  const bars = new MultiBar({ stream: process.stderr, format: '{bar} {value}/{total} runs | {last}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 30_000 }, Presets.shades_classic);
+  const bars = new MultiBar(
+    { stream: process.stderr, format: '{bar} {value}/{total} runs | {last}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 30_000 },
+    Presets.shades_classic,
+  );
   const bar = bars.create(jobs.length, 0, { last: '' });
   const results: Result[] = [];
   const queue = [...jobs];
   const worker = async () => {
     for (let job = queue.shift(); job; job = queue.shift()) {
-      const args = [main, 'eval', '--data', join(flags.data, job.dataset), '--method', job.method, '--json', ...(job.templatePages ? ['--min-pages-per-site', '10'] : [])];
+      const args = [
+        main,
+        'eval',
+        '--data',
+        join(flags.data, job.dataset),
+        '--method',
+        job.method,
+        '--json',
+        ...(job.templatePages ? ['--min-pages-per-site', '10'] : []),
+      ];
       try {
         const { stdout } = await run(process.execPath, ['--max-old-space-size=12000', ...args], { maxBuffer: 256 * 1024 * 1024 });
         results.push({ ...job, report: JSON.parse(stdout) as EvaluationReport });
@@ -93,16 +105,21 @@ function cell(result: Result | undefined): string[] {
 }
 
 function markdown(datasets: readonly string[], results: readonly Result[], flags: ReportFlags): string {
-  const find = (dataset: string, method: string, templatePages: boolean) => results.find((r) => r.dataset === dataset && r.method === method && r.templatePages === templatePages);
+  const find = (dataset: string, method: string, templatePages: boolean) =>
+    results.find((r) => r.dataset === dataset && r.method === method && r.templatePages === templatePages);
   const header = ['method', ...datasets.flatMap((dataset) => [`${dataset} shingle F1`, 'lcs F1', 'ms/page'])];
   const row = (method: string) => {
     const templated = isTemplateMethod(method);
     return [method + (templated ? ' †' : ''), ...datasets.flatMap((dataset) => cell(find(dataset, method, templated)))];
   };
-  const table = (rows: string[][]) => [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  const table = (rows: string[][]) =>
+    [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
   const templateDatasets = datasets.filter((dataset) => TEMPLATE_DATASETS.has(dataset));
   const sameHeader = ['method', ...templateDatasets.flatMap((dataset) => [`${dataset} shingle F1`, 'lcs F1', 'ms/page'])];
-  const samePages = ['fastce+', ...SAME_PAGE_METHODS, 'fastce+auto'].map((method) => [method, ...templateDatasets.flatMap((dataset) => cell(find(dataset, method, true)))]);
+  const samePages = ['fastce+', ...SAME_PAGE_METHODS, 'fastce+auto'].map((method) => [
+    method,
+    ...templateDatasets.flatMap((dataset) => cell(find(dataset, method, true))),
+  ]);
   const shingle = (dataset: string, method: string) => find(dataset, method, false)?.report?.shingle.f1;
   const versus = datasets.map((dataset) => {
     const [auto, readability] = [shingle(dataset, 'auto'), shingle(dataset, 'readability')];
@@ -185,8 +202,19 @@ async function plot(results: readonly Result[]): Promise<string> {
     title: 'Mean shingle F1 over the datasets each method ran on, against median ms/page',
     data: { values: points },
     layer: [
-      { mark: { type: 'point', filled: true, size: 90 }, encoding: { x: { field: 'ms', type: 'quantitative', scale: { type: 'log' }, title: 'median ms/page (log scale)' }, y: { field: 'f1', type: 'quantitative', scale: { zero: false }, title: 'mean shingle F1' }, color: { field: 'kind', type: 'nominal', title: null }, shape: { field: 'kind', type: 'nominal' } } },
-      { mark: { type: 'text', dx: 8, align: 'left', fontSize: 11 }, encoding: { x: { field: 'ms', type: 'quantitative', scale: { type: 'log' } }, y: { field: 'f1', type: 'quantitative' }, text: { field: 'method' } } },
+      {
+        mark: { type: 'point', filled: true, size: 90 },
+        encoding: {
+          x: { field: 'ms', type: 'quantitative', scale: { type: 'log' }, title: 'median ms/page (log scale)' },
+          y: { field: 'f1', type: 'quantitative', scale: { zero: false }, title: 'mean shingle F1' },
+          color: { field: 'kind', type: 'nominal', title: null },
+          shape: { field: 'kind', type: 'nominal' },
+        },
+      },
+      {
+        mark: { type: 'text', dx: 8, align: 'left', fontSize: 11 },
+        encoding: { x: { field: 'ms', type: 'quantitative', scale: { type: 'log' } }, y: { field: 'f1', type: 'quantitative' }, text: { field: 'method' } },
+      },
     ],
     config: { legend: { orient: 'bottom', labelLimit: 0 } },
   }).spec;

@@ -3,7 +3,12 @@ import { search, type Runtime } from '@winnow/runtime';
 import { wordsOf } from '@winnow/search';
 
 /** Phrases only the demo sites' boilerplate holds: navigation, footers, a sidebar, an advertisement. */
-export const BOILERPLATE_ONLY_PHRASES = ['Contact the newsroom', 'Letters and tips welcome', 'written by volunteers and published under a free licence', 'Winter tyres at half price'];
+export const BOILERPLATE_ONLY_PHRASES = [
+  'Contact the newsroom',
+  'Letters and tips welcome',
+  'written by volunteers and published under a free licence',
+  'Winter tyres at half price',
+];
 
 /** URLs of the served pages whose gold main text holds the phrase's words in a row. */
 export function pagesWithPhrase(web: DemoWeb, phrase: string): string[] {

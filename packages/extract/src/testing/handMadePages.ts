@@ -4,16 +4,18 @@
  */
 export const HAND_MADE_SENTENCES = [
   'The river council met on Tuesday evening to decide the future of the old stone bridge over the Wend, which has carried carts and walkers since the year of the great flood.',
-  'Engineers told the council that the arches are sound but the parapets lean outward by a hand\'s width, and that a lorry striking them could bring a section down into the water below.',
+  "Engineers told the council that the arches are sound but the parapets lean outward by a hand's width, and that a lorry striking them could bring a section down into the water below.",
   'After two hours of debate the members agreed to close the bridge to motor traffic from the first of next month and to ask the county for the money to rebuild the parapets in the old style.',
   'Shopkeepers on the east bank said the closure would cost them trade, while parents at the village school welcomed a quieter crossing for their children on the way to lessons each morning.',
 ];
 const paragraphs = HAND_MADE_SENTENCES.map((sentence) => `<p>${sentence}</p>`);
 
 /** Page styles, as a site's stylesheet would give them: the visual cues `vge` reads. */
-const STYLE = '<head><style>body{font-family:serif;font-size:16px} .header{background:#123;color:#fff;font-size:14px;padding:8px} .menu{display:flex;gap:12px;list-style:none} .story,article,#content{width:720px;margin:24px auto} .ad-banner{background:#ffd;width:300px;font-size:12px;margin:12px 0} .footer,footer{background:#eee;font-size:12px;padding:16px} footer .col{display:inline-block;width:180px;vertical-align:top}</style></head>';
+const STYLE =
+  '<head><style>body{font-family:serif;font-size:16px} .header{background:#123;color:#fff;font-size:14px;padding:8px} .menu{display:flex;gap:12px;list-style:none} .story,article,#content{width:720px;margin:24px auto} .ad-banner{background:#ffd;width:300px;font-size:12px;margin:12px 0} .footer,footer{background:#eee;font-size:12px;padding:16px} footer .col{display:inline-block;width:180px;vertical-align:top}</style></head>';
 
-const NAV = '<ul class="menu"><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li><li><a href="/weather">Weather</a></li><li><a href="/contact">Contact</a></li></ul>';
+const NAV =
+  '<ul class="menu"><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li><li><a href="/weather">Weather</a></li><li><a href="/contact">Contact</a></li></ul>';
 
 export interface HandMadePage {
   name: string;
@@ -43,4 +45,3 @@ export const HAND_MADE_PAGES: HandMadePage[] = [
     boilerplate: ['Secret hidden text', 'More invisible words', 'Hidden by attribute', 'Weather'],
   },
 ];
-

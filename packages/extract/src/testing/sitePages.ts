@@ -27,7 +27,9 @@ export function uniqueParagraph(seed: number, words = 30): string {
 export function samplePages(count: number, offset = 0): string[] {
   return Array.from({ length: count }, (_, i) => {
     const n = i + offset;
-    return sitePage(`<h1>Headline ${uniqueParagraph(n * 10, 4)}</h1><p>${uniqueParagraph(n * 10 + 1)}</p><p>${uniqueParagraph(n * 10 + 2)}</p><p>${uniqueParagraph(n * 10 + 3)}</p>`);
+    return sitePage(
+      `<h1>Headline ${uniqueParagraph(n * 10, 4)}</h1><p>${uniqueParagraph(n * 10 + 1)}</p><p>${uniqueParagraph(n * 10 + 2)}</p><p>${uniqueParagraph(n * 10 + 3)}</p>`,
+    );
   });
 }
 

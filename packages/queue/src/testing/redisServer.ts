@@ -1,10 +1,12 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 
 export interface RedisServer {
   url: string;
   stop(): Promise<void>;
+  /** Stops the server and starts an empty one on the same port. */
+  restart(): Promise<void>;
 }
 
 /** A free TCP port on 127.0.0.1, as the kernel hands one out. */
@@ -19,18 +21,37 @@ export async function freePort(): Promise<number> {
 /**
  * A real `redis-server` on 127.0.0.1 for tests that run several processes against one Redis
  * (the private Redis of the embedded default listens on a Unix socket only its process knows).
+ * Nothing is persisted: `restart()` brings back an empty server on the same port, as a Redis
+ * without persistence comes back after a crash.
  */
 export async function startRedisServer(): Promise<RedisServer> {
   const port = await freePort();
+  let child = await launch(port);
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop,
+    restart: async () => {
+      await stop();
+      child = await launch(port);
+    },
+  };
+}
+
+async function launch(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const url = `redis://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt++) {
     const client = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     client.on('error', () => undefined);
     try {
       await client.connect();
       await client.ping();
-      break;
+      return child;
     } catch (error) {
       if (attempt > 100) {
         child.kill('SIGKILL');
@@ -41,13 +62,4 @@ export async function startRedisServer(): Promise<RedisServer> {
       client.disconnect();
     }
   }
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }

@@ -1,1 +1,2 @@
 export { createScratchDatabase, TEST_POSTGRES_URL, type ScratchDatabase } from './scratchDatabase.js';
+export { type PostgresServer, startPostgresServer } from './postgresServer.js';

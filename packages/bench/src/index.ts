@@ -1,0 +1,2 @@
+export { benchCrawlCommand, type CrawlBenchFlags } from './crawlBench.js';
+export { benchIndexCommand, type IndexBenchFlags } from './indexBench.js';

@@ -1,0 +1,138 @@
+import type { ApiToken, TokenScope } from '@winnow/config';
+import type { PipelineStatus, SearchParams, search } from '@winnow/runtime';
+import type { Crawl, Site, TemplateSummary } from '@winnow/storage';
+
+/** What a search returns, in-process or through the API. */
+export type SearchResult = Awaited<ReturnType<typeof search>>;
+
+/** The API refused a request or could not be reached; the message is the API's own when it gave one. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+}
+
+/** How long one request may take: the API answers operator calls quickly, and crawls are followed by polling. */
+const REQUEST_TIMEOUT_MS = 60_000;
+
+/** An ISO 8601 timestamp as `JSON.stringify` writes a `Date`. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
+
+/** The API's timestamps are the `…At` fields (`createdAt`, `requestedAt`, `failedAt`…): Dates again, as in-process. */
+function reviveTimestamps(key: string, value: unknown): unknown {
+  return key.endsWith('At') && typeof value === 'string' && TIMESTAMP.test(value) ? new Date(value) : value;
+}
+
+function describeFailure(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+}
+
+/**
+ * The Winnow HTTP API from the outside, one method per operation, each returning what the
+ * operation returns in-process. Operator calls send an `operate` token; a search sends a search
+ * token if there is one (the least it needs), else an operate token, else none (an API without
+ * tokens searches openly). Tokens are only ever sent as the `Authorization` header.
+ */
+export class ApiClient {
+  private readonly base: URL;
+
+  constructor(
+    baseUrl: string,
+    private readonly tokens: readonly ApiToken[],
+  ) {
+    this.base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  }
+
+  async addSite(input: Record<string, unknown>): Promise<Site> {
+    return this.field<Site>(await this.request('operate', 'POST', 'sites', input), 'site');
+  }
+
+  async listSites(): Promise<Site[]> {
+    return this.field<Site[]>(await this.request('operate', 'GET', 'sites'), 'sites');
+  }
+
+  async removeSite(name: string): Promise<void> {
+    await this.request('operate', 'DELETE', `sites/${encodeURIComponent(name)}`);
+  }
+
+  async startCrawl(name: string): Promise<Crawl> {
+    return this.field<Crawl>(await this.request('operate', 'POST', `sites/${encodeURIComponent(name)}/crawl`), 'crawl');
+  }
+
+  async requestTemplates(name: string): Promise<void> {
+    await this.request('operate', 'POST', `sites/${encodeURIComponent(name)}/templates`);
+  }
+
+  async listTemplates(site?: string): Promise<TemplateSummary[]> {
+    const query = site === undefined ? '' : `?site=${encodeURIComponent(site)}`;
+    return this.field<TemplateSummary[]>(await this.request('operate', 'GET', `templates${query}`), 'templates');
+  }
+
+  async search(params: SearchParams): Promise<SearchResult> {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, String(value));
+    const result = await this.request('search', 'GET', `search?${query}`);
+    this.field(result, 'hits');
+    return result as SearchResult;
+  }
+
+  async status(): Promise<PipelineStatus> {
+    const status = await this.request('operate', 'GET', 'status');
+    this.field(status, 'sites');
+    return status as PipelineStatus;
+  }
+
+  /** True when no crawl is queued or running and no queue holds work (what `crawl --wait` waits for). */
+  async isIdle(): Promise<boolean> {
+    return this.field<boolean>(await this.request('operate', 'GET', 'status/idle'), 'idle');
+  }
+
+  private tokenFor(scope: TokenScope): string | undefined {
+    const ofScope = (wanted: TokenScope) => this.tokens.find((token) => token.scope === wanted)?.token;
+    if (scope === 'search') return ofScope('search') ?? ofScope('operate');
+    const token = ofScope('operate');
+    if (token === undefined) {
+      throw new ApiError(`this command needs an operate token for the API at ${this.base.origin}: set WINNOW_API_TOKEN to operate:<the API's operate token>`);
+    }
+    return token;
+  }
+
+  /** One request; a refusal becomes an `ApiError` carrying the API's message. */
+  private async request(scope: TokenScope, method: string, path: string, body?: unknown): Promise<unknown> {
+    const token = this.tokenFor(scope);
+    const headers: Record<string, string> = {};
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(new URL(path, this.base), {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new ApiError(`cannot reach the Winnow API at ${this.base.origin}: ${describeFailure(error)}`);
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text, reviveTimestamps);
+    } catch {
+      throw new ApiError(`the API at ${this.base.origin} answered ${response.status} with something that is not JSON`);
+    }
+    if (!response.ok) {
+      const message = (parsed as { error?: unknown } | undefined)?.error;
+      const reason = typeof message === 'string' ? message : `HTTP ${response.status}`;
+      throw new ApiError(response.status === 401 || response.status === 403 ? `${reason} (the token comes from WINNOW_API_TOKEN)` : reason);
+    }
+    return parsed;
+  }
+
+  /** A field of an answer, which must be there: the API's answers are checked before they are used. */
+  private field<T>(answer: unknown, name: string): T {
+    if (typeof answer !== 'object' || answer === null || !(name in answer)) {
+      throw new ApiError(`the API at ${this.base.origin} answered without "${name}": is WINNOW_API_URL a Winnow API?`);
+    }
+    return (answer as Record<string, T>)[name] as T;
+  }
+}

@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { freePort } from '@winnow/queue/testing';
+
+const main = fileURLToPath(new URL('./main.js', import.meta.url));
+const run = promisify(execFile);
+const winnow = (...args: string[]) => run(process.execPath, [main, ...args], { maxBuffer: 64 * 1024 * 1024 });
+const fails = async (args: string[], message: RegExp) => {
+  await assert.rejects(winnow(...args), (error: { code?: number; stderr?: string }) => {
+    assert.notEqual(error.code, 0);
+    assert.match(error.stderr ?? '', message);
+    return true;
+  });
+};
+
+describe('winnow eval', () => {
+  it('prints the fixed JSON report and writes predictions', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'winnow-cli-'));
+    const predictions = join(folder, 'predictions.jsonl');
+    const { stdout } = await winnow('eval', '--demo', '--method', 'fastce+', '--json', '--predictions', predictions);
+    const report = JSON.parse(stdout);
+    assert.deepEqual(Object.keys(report), ['method', 'pages', 'sites', 'shingle', 'bow_f1', 'lcs_f1', 'ms_per_page', 'per_site']);
+    assert.equal(report.method, 'fastce+');
+    assert.equal(report.sites, 3);
+    assert.ok(report.lcs_f1 >= 0.95, `demo lcs_f1 ${report.lcs_f1}`);
+    const lines = (await readFile(predictions, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.equal(lines.length, report.pages);
+    assert.deepEqual(Object.keys(lines[0]), ['id', 'site', 'text']);
+  });
+
+  it('reads a dataset file and honours --min-pages-per-site and --folds', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'winnow-cli-'));
+    const page = (i: number, site: string) =>
+      JSON.stringify({ id: `${site}-${i}`, site, url: null, html: `<ul><li>Home</li></ul><p>story ${i} text</p>`, gold: `story ${i} text`, meta: {} });
+    const lines = [...Array.from({ length: 4 }, (_, i) => page(i, 'big.example')), page(9, 'small.example')];
+    await writeFile(join(folder, 'pages.jsonl.gz'), gzipSync(lines.join('\n')));
+    const { stdout } = await winnow('eval', '--data', folder, '--method', 'ce', '--min-pages-per-site', '4', '--folds', '2', '--json');
+    const report = JSON.parse(stdout);
+    assert.equal(report.pages, 4);
+    assert.equal(report.per_site[0].site, 'big.example');
+    assert.equal(report.lcs_f1, 1);
+  });
+
+  it('answers bad input with a clear error and a failing exit code', async () => {
+    await fails(['eval', '--demo', '--method', 'magic'], /unknown method "magic"; known methods: fastce/);
+    await fails(['eval', '--method', 'fastce'], /exactly one of --data/);
+    await fails(['eval', '--data', '/nonexistent/place', '--method', 'fastce'], /no such file or folder/);
+    await fails(['eval', '--demo', '--method', 'fastce', '--folds', 'x'], /positive integer/);
+  });
+});
+
+describe('winnow report', () => {
+  it('scores every single-page method on every dataset folder and writes the table, the comparison and the plot', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'winnow-report-'));
+    const story = (i: number) =>
+      `Story ${i} tells how the river rose after three days of rain, how the bridge was closed at noon, and how the neighbours carried sandbags to the houses by the water until late at night.`;
+    const page = (i: number) =>
+      JSON.stringify({
+        id: `news-${i}`,
+        site: 'news.example',
+        url: null,
+        html: `<html><body><nav><a href="/">Home</a> <a href="/about">About</a></nav><article><h1>Flood ${i}</h1><p>${story(i)}</p><p>${story(i + 10)}</p></article><footer>Copyright News Example</footer></body></html>`,
+        gold: `Flood ${i}\n${story(i)}\n${story(i + 10)}`,
+        meta: {},
+      });
+    await mkdir(join(folder, 'news'));
+    await writeFile(join(folder, 'news', 'pages.jsonl.gz'), gzipSync([1, 2, 3].map(page).join('\n')));
+    const [out, plot] = [join(folder, 'evaluation.md'), join(folder, 'evaluation.svg')];
+    await winnow('report', '--data', folder, '--out', out, '--plot', plot, '--jobs', '2');
+    const markdown = await readFile(out, 'utf8');
+    for (const method of ['auto', 'readability', 'mainblock', 'wlr', 'ccb', 'tccb', 'vge']) {
+      assert.match(markdown, new RegExp(`\\| ${method} \\| [01]\\.\\d{3} \\| [01]\\.\\d{3} \\| [\\d.]+ \\|`), `no scores for ${method} in:\n${markdown}`);
+    }
+    assert.match(markdown, /\| news \| [01]\.\d{3} \| [01]\.\d{3} \| [+-]\d\.\d{3} \|/);
+    assert.doesNotMatch(markdown, /Runs that failed/);
+    assert.match(await readFile(plot, 'utf8'), /^<svg[\s\S]*auto[\s\S]*<\/svg>/);
+  });
+});
+
+describe('winnow demo', () => {
+  it('runs the whole pipeline on the demo web and prints exact-phrase hits', async () => {
+    const { stdout } = await winnow('demo', '--articles', '30');
+    for (const site of ['gazette', 'ledger', 'almanac']) assert.match(stdout, new RegExp(`${site}: crawl \\d+ finished; 33 pages stored`));
+    assert.match(stdout, /a phrase that runs through a <span>: "[^"]+"\n[1-9]\d* pages? match/);
+    assert.match(stdout, /a phrase that crosses two paragraphs: "[^"]+"\n[1-9]\d* pages? match/);
+    assert.match(stdout, /0 pages match "Winter tyres at half price"/);
+    assert.match(stdout, /«[^»]+»/, 'hits are highlighted');
+  });
+});
+
+describe('winnow, operating the embedded pipeline', () => {
+  it('adds, lists and removes sites, and refuses bad input with a clear error', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-cli-')), 'pglite');
+    const env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
+    const inEnv = (...args: string[]) => run(process.execPath, [main, ...args], { env });
+    const failsInEnv = async (args: string[], message: RegExp) =>
+      assert.rejects(inEnv(...args), (error: { code?: number; stderr?: string }) => {
+        assert.notEqual(error.code, 0);
+        assert.match(error.stderr ?? '', message);
+        return true;
+      });
+    await failsInEnv(['sites', 'add', 'example', '--seed', 'http://127.0.0.1:9/'], /seeds\.0: refused: 127\.0\.0\.1 is a private address/);
+    await inEnv('sites', 'add', 'example', '--seed', 'http://127.0.0.1:9/', '--max-pages', '5', '--allow-private');
+    assert.match((await inEnv('sites', 'list')).stdout, /^example\thttp\tmax 5 pages\ttemplates v0\thttp:\/\/127\.0\.0\.1:9\//m);
+    await failsInEnv(['sites', 'add', 'example', '--seed', 'http://127.0.0.1:9/', '--allow-private'], /site "example" already exists/);
+    await failsInEnv(['sites', 'add', 'other', '--seed', 'not-a-url'], /seeds\.0: must be an absolute http\(s\) URL/);
+    await failsInEnv(['crawl', 'nosuch'], /no site named "nosuch"/);
+    // 127.0.0.1:9 (discard) refuses connections here: a crawl that fetched nothing says why and fails.
+    await failsInEnv(['crawl', 'example'], /crawl \d+ of example failed: nothing could be fetched: .*connection refused/);
+    await failsInEnv(['search', '"unclosed'], /unclosed quote/);
+    await failsInEnv(['worker', 'nosuch'], /unknown worker "nosuch"/);
+    assert.match((await inEnv('search', 'anything')).stdout, /^0 pages match anything/);
+    await inEnv('sites', 'remove', 'example');
+    assert.match((await inEnv('sites', 'list')).stdout, /no sites/);
+  });
+});
+
+describe('winnow up', () => {
+  it('refuses to serve the API on a non-loopback address without a token, and exits', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-up-')), 'pglite');
+    const env = {
+      ...process.env,
+      WINNOW_DATA_DIR: dataDir,
+      WINNOW_API_HOST: '0.0.0.0',
+      WINNOW_API_TOKEN: '',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      ELASTICSEARCH_URL: '',
+    };
+    for (const args of [['up'], ['worker', 'api']]) {
+      // The timeout only ends a process that would otherwise hang with its workers running.
+      await assert.rejects(run(process.execPath, [main, ...args], { env, timeout: 300_000 }), (error: { code?: number; stderr?: string }) => {
+        assert.equal(error.code, 1);
+        assert.match(error.stderr ?? '', /^winnow: refusing to serve the API on 0\.0\.0\.0 without a token: WINNOW_API_HOST .* WINNOW_API_TOKEN/);
+        return true;
+      });
+    }
+  });
+
+  it('serves the API over the embedded default, keeps the database to itself (pointing other commands at its API), and stops on SIGTERM', async () => {
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-up-')), 'pglite');
+    const port = await freePort();
+    const token = randomBytes(24).toString('hex');
+    const env = {
+      ...process.env,
+      WINNOW_DATA_DIR: dataDir,
+      WINNOW_API_PORT: String(port),
+      WINNOW_API_TOKEN: token,
+      WINNOW_API_URL: '',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      ELASTICSEARCH_URL: '',
+    };
+    const up = spawn(process.execPath, [main, 'up'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => up.once('exit', resolve));
+    try {
+      let ready: Response | undefined;
+      for (let i = 0; i < 600 && ready?.status !== 200; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        ready = await fetch(`http://127.0.0.1:${port}/ready`).catch(() => undefined);
+      }
+      assert.equal(ready?.status, 200);
+      const created = await fetch(`http://127.0.0.1:${port}/sites`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'via-api', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true }),
+      });
+      assert.equal(created.status, 201);
+      const apiUrl = `http://127.0.0.1:${port}`;
+      await assert.rejects(run(process.execPath, [main, 'sites', 'list'], { env }), (error: { stderr?: string }) => {
+        assert.match(error.stderr ?? '', /in use by another winnow process/);
+        assert.ok(error.stderr?.includes(`set WINNOW_API_URL=${apiUrl} (and WINNOW_API_TOKEN`), error.stderr);
+        return true;
+      });
+      const throughApi = await run(process.execPath, [main, 'sites', 'list'], { env: { ...env, WINNOW_API_URL: apiUrl } });
+      assert.match(throughApi.stdout, /^via-api\t/m, 'with WINNOW_API_URL the CLI uses the running API');
+    } finally {
+      up.kill('SIGTERM');
+    }
+    assert.equal(await exited, 0);
+    const { stdout } = await run(process.execPath, [main, 'sites', 'list'], { env });
+    assert.match(stdout, /^via-api\t/m, 'what the API stored is there after a clean stop');
+  });
+});

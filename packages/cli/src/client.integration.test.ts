@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { startApi, type ApiService } from '@winnow/api';
+import { loadEnv } from '@winnow/config';
+import { serveDemoWeb, type DemoWeb } from '@winnow/demo-corpus';
+import { freePort } from '@winnow/queue/testing';
+import { crawlStatus, listSites, openRuntime, pipelineStatus, search, type Runtime } from '@winnow/runtime';
+import { documentIdFor } from '@winnow/search';
+import { listTemplates } from '@winnow/storage';
+import { formatSearch, formatSites, formatStatus, formatTemplates } from './commands/operate.js';
+import { closeAll, startWorkers } from './pipeline.js';
+
+const main = fileURLToPath(new URL('./main.js', import.meta.url));
+const run = promisify(execFile);
+const OPERATE = randomBytes(24).toString('hex');
+const SEARCH = randomBytes(24).toString('hex');
+
+describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
+  let rt: Runtime;
+  let api: ApiService;
+  let web: DemoWeb;
+  /** Where the CLI would put an embedded database: it must never be created in client mode. */
+  let untouchedDataDir: string;
+  const winnow = (token: string, ...args: string[]) =>
+    run(process.execPath, [main, ...args], {
+      env: { ...process.env, WINNOW_API_URL: api.url, WINNOW_API_TOKEN: token, WINNOW_DATA_DIR: untouchedDataDir, DATABASE_URL: '', REDIS_URL: '' },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  const fails = async (token: string, args: string[], message: RegExp) =>
+    assert.rejects(winnow(token, ...args), (error: { code?: number; stdout?: string; stderr?: string }) => {
+      assert.equal(error.code, 1);
+      assert.equal(error.stdout, '');
+      assert.match(error.stderr ?? '', message);
+      assert.ok(!error.stderr?.includes(OPERATE) && !error.stderr?.includes(SEARCH), 'no token is ever printed');
+      return true;
+    });
+
+  before(async () => {
+    untouchedDataDir = join(await mkdtemp(join(tmpdir(), 'winnow-client-')), 'pglite');
+    web = await serveDemoWeb(['gazette'], { articles: 6 });
+    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_API_TOKEN: `operate:${OPERATE},search:${SEARCH}` }));
+    api = await startApi(rt, 0, '127.0.0.1');
+  });
+  after(async () => {
+    await api?.close();
+    await rt?.close();
+    await web?.close();
+    assert.equal(existsSync(untouchedDataDir), false, 'the client never opened a database of its own');
+  });
+
+  test('sites add, list and remove go to the API and print what local mode prints', async () => {
+    const added = await winnow(
+      OPERATE,
+      'sites',
+      'add',
+      'news',
+      '--seed',
+      'http://127.0.0.1:9/',
+      '--max-pages',
+      '5',
+      '--template-every-ms',
+      '0',
+      '--allow-private',
+    );
+    assert.equal(added.stdout, 'added site news: http://127.0.0.1:9/\n');
+    const sites = await listSites(rt.db);
+    assert.deepEqual(
+      sites.map((site) => [site.name, site.config.maxPages]),
+      [['news', 5]],
+      "the site is in the API's database",
+    );
+    assert.equal((await winnow(OPERATE, 'sites', 'list')).stdout, formatSites(sites));
+    assert.equal((await winnow(OPERATE, 'sites', 'list', '--json')).stdout, `${JSON.stringify(sites, null, 2)}\n`);
+    await winnow(OPERATE, 'sites', 'add', 'gone', '--seed', 'http://127.0.0.1:9/gone/', '--template-every-ms', '0', '--allow-private');
+    assert.equal((await winnow(OPERATE, 'sites', 'remove', 'gone')).stdout, 'removed site gone with its pages, templates and index documents\n');
+    assert.deepEqual(
+      (await listSites(rt.db)).map((site) => site.name),
+      ['news'],
+    );
+  });
+
+  test('search with a search token prints what local mode prints', async () => {
+    const [site] = await rt.db.query<{ id: number }>(`SELECT id FROM sites WHERE name = 'news'`);
+    const documents = Array.from({ length: 12 }, (_, i) => ({
+      url: `http://127.0.0.1:9/${i}.html`,
+      title: `Story ${i}`,
+      mainText: `The harbour master <b> spoke at noon.\nTides rose by ${i} feet.`,
+    }));
+    const indexed = [];
+    for (const doc of documents) {
+      const [page] = await rt.db.query<{ id: number }>('INSERT INTO pages (site_id, url) VALUES ($1, $2) RETURNING id', [site?.id, doc.url]);
+      indexed.push({ ...doc, docId: documentIdFor('news', doc.url), pageId: page?.id as number, site: 'news', templateVersion: 1, extractedAt: new Date() });
+    }
+    await rt.search.upsert(indexed);
+    const query = '"noon tides rose"';
+    const expected = await search(rt, { q: query, site: 'news', page: 2, size: 5 });
+    const printed = await winnow(`search:${SEARCH}`, 'search', query, '--site', 'news', '--page', '2', '--size', '5');
+    assert.equal(printed.stdout, formatSearch(query, expected, false));
+    assert.match(printed.stdout, /^12 pages match "noon tides rose" \(showing 6-10\)\n/);
+    assert.equal(
+      (await winnow(`search:${SEARCH}`, 'search', query, '--site', 'news', '--page', '2', '--size', '5', '--json')).stdout,
+      `${JSON.stringify(expected, null, 2)}\n`,
+    );
+    await fails(`search:${SEARCH}`, ['search', '"unclosed'], /^winnow: .*unclosed quote/);
+  });
+
+  test('crawl --wait follows the remote pipeline; status and templates print what local mode prints', async () => {
+    const gazette = web.sites[0];
+    assert.ok(gazette);
+    await winnow(
+      OPERATE,
+      'sites',
+      'add',
+      'gazette',
+      '--seed',
+      `${gazette.origin}/`,
+      '--template-every-ms',
+      '0',
+      '--min-template-pages',
+      '3',
+      '--allow-private',
+    );
+    const workers = await startWorkers(rt);
+    let followed: { stdout: string };
+    try {
+      followed = await winnow(OPERATE, 'crawl', 'gazette', '--wait');
+    } finally {
+      await closeAll(workers);
+    }
+    const status = await pipelineStatus(rt);
+    assert.equal(followed.stdout, formatStatus(status, ['gazette']));
+    assert.match(followed.stdout, new RegExp(`^gazette: crawl \\d+ finished; ${gazette.pages.length} pages stored`));
+    assert.equal((await winnow(OPERATE, 'status')).stdout, formatStatus(status));
+    assert.equal((await winnow(OPERATE, 'status', '--json')).stdout, `${JSON.stringify(status, null, 2)}\n`);
+    const templates = await listTemplates(rt.db, 'gazette');
+    assert.ok(templates.length > 0, 'the crawl ended with templates');
+    assert.equal((await winnow(OPERATE, 'templates', 'list', 'gazette')).stdout, formatTemplates(templates));
+    assert.equal((await winnow(OPERATE, 'templates', 'prepare', 'gazette')).stdout, 'template preparation of gazette queued\n');
+    const queued = await winnow(OPERATE, 'crawl', 'news');
+    assert.equal(queued.stdout, `crawl ${(await crawlStatus(rt, 'news'))?.id} of news queued; follow it with \`winnow status\`\n`);
+  });
+
+  test("the API's refusals are printed as winnow: <message> with a failing exit code", async () => {
+    await fails(randomBytes(24).toString('hex'), ['sites', 'list'], /^winnow: the bearer token is not valid \(the token comes from WINNOW_API_TOKEN\)\n$/);
+    await fails(`search:${randomBytes(24).toString('hex')}`, ['search', 'harbour'], /^winnow: the bearer token is not valid/);
+    await fails(`search:${SEARCH}`, ['status'], /^winnow: this command needs an operate token for the API at http:\/\/127\.0\.0\.1:\d+: set WINNOW_API_TOKEN/);
+    await fails(OPERATE, ['crawl', 'nosuch'], /^winnow: no site named "nosuch"\n$/);
+    await fails(OPERATE, ['sites', 'add', 'news', '--seed', 'http://127.0.0.1:9/', '--allow-private'], /^winnow: site "news" already exists/);
+    const closedPort = await freePort();
+    await assert.rejects(
+      run(process.execPath, [main, 'status'], { env: { ...process.env, WINNOW_API_URL: `http://127.0.0.1:${closedPort}`, WINNOW_API_TOKEN: OPERATE } }),
+      (error: { code?: number; stderr?: string }) =>
+        error.code === 1 && /^winnow: cannot reach the Winnow API at http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/.test(error.stderr ?? ''),
+    );
+  });
+});

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { freePort, type RedisServer, startRedisServer } from '@winnow/queue/testing';
+import { createScratchDatabase, type ScratchDatabase } from '@winnow/storage/testing';
+import { listeningSockets } from './testing/listeningSockets.js';
+
+const cli = fileURLToPath(new URL('./main.js', import.meta.url));
+const serviceMain = (service: string) => fileURLToPath(new URL(`../../../services/${service}/dist/main.js`, import.meta.url));
+
+/** Starts a process and waits until `ready` says it is up (or it exits). */
+async function startProcess(args: string[], env: NodeJS.ProcessEnv, ready: (stderr: string) => boolean | Promise<boolean>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  for (let i = 0; i < 900; i++) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}: ${stderr}`);
+    if (await ready(stderr)) return child;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${args.join(' ')} did not start: ${stderr}`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+const apiAnswers = (port: number) => async () => (await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined))?.status === 200;
+
+describe('nothing listens beyond the configured API address', () => {
+  let scratch: ScratchDatabase;
+  let redis: RedisServer;
+  before(async () => {
+    [scratch, redis] = await Promise.all([createScratchDatabase(), startRedisServer()]);
+  });
+  after(async () => {
+    await Promise.all([redis?.stop(), scratch?.drop()]);
+  });
+
+  test('winnow up (the embedded default): the API address and nothing else, in the whole process tree', async () => {
+    const port = await freePort();
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-sockets-')), 'pglite');
+    const env = { ...process.env, WINNOW_DATA_DIR: dataDir, WINNOW_API_PORT: String(port), DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '' };
+    const up = await startProcess([cli, 'up'], env, apiAnswers(port));
+    try {
+      // Give every worker time to open what it opens at start.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const sockets = listeningSockets(up.pid as number);
+      assert.deepEqual(
+        sockets.map((socket) => `${socket.protocol} ${socket.address}`),
+        [`tcp 127.0.0.1:${port}`],
+      );
+    } finally {
+      await stop(up);
+    }
+  });
+
+  test('each service on its own (real Postgres and Redis): the API its address, the workers nothing', async () => {
+    const port = await freePort();
+    const env = {
+      ...process.env,
+      DATABASE_URL: scratch.url,
+      REDIS_URL: redis.url,
+      ELASTICSEARCH_URL: '',
+      WINNOW_QUEUE_PREFIX: 'sockets',
+      WINNOW_API_PORT: String(port),
+      WINNOW_LOG_LEVEL: 'info',
+    };
+    for (const service of ['api', 'crawler', 'templater', 'extractor', 'indexer']) {
+      const child = await startProcess([serviceMain(service)], env, service === 'api' ? apiAnswers(port) : (stderr) => /"msg":"started"/.test(stderr));
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const sockets = listeningSockets(child.pid as number).map((socket) => `${socket.protocol} ${socket.address}`);
+        assert.deepEqual(sockets, service === 'api' ? [`tcp 127.0.0.1:${port}`] : [], service);
+      } finally {
+        await stop(child);
+      }
+    }
+  });
+});

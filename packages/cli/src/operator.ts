@@ -1,0 +1,117 @@
+import type { Env } from '@winnow/config';
+import {
+  addSite,
+  EmbeddedDatabaseBusyError,
+  listSites,
+  pipelineStatus,
+  removeSite,
+  requestTemplates,
+  search,
+  siteTemplates,
+  startCrawl,
+  type PipelineStatus,
+  type Runtime,
+  type SearchParams,
+} from '@winnow/runtime';
+import type { Crawl, Site, TemplateSummary } from '@winnow/storage';
+import { ApiClient, type SearchResult } from './apiClient.js';
+import { closeAll, commandEnv, followPipeline, startWorkers, withRuntime } from './pipeline.js';
+import { followProgress } from './progress.js';
+
+/**
+ * What the operator commands do to a pipeline, whether it is opened here (the database, Redis and
+ * index of this machine's configuration) or reached through a running API (`WINNOW_API_URL`):
+ * the commands are written once against this and print the same either way.
+ */
+export interface Operator {
+  /** True when the pipeline's workers run only while this command runs them (embedded, a private Redis). */
+  readonly runsWorkersHere: boolean;
+  addSite(input: Record<string, unknown>): Promise<Site>;
+  listSites(): Promise<Site[]>;
+  removeSite(name: string): Promise<void>;
+  startCrawl(name: string): Promise<Crawl>;
+  requestTemplates(name: string): Promise<void>;
+  listTemplates(site?: string): Promise<TemplateSummary[]>;
+  search(params: SearchParams): Promise<SearchResult>;
+  status(): Promise<PipelineStatus>;
+  /** Waits until the pipeline is idle, with progress bars on stderr; runs the workers meanwhile when they run nowhere else. */
+  follow(sites: readonly string[]): Promise<void>;
+}
+
+/** The pipeline opened in this process. */
+export function localOperator(rt: Runtime): Operator {
+  return {
+    runsWorkersHere: rt.privateRedis,
+    addSite: (input) => addSite(rt, input),
+    listSites: () => listSites(rt.db),
+    removeSite: (name) => removeSite(rt, name),
+    startCrawl: (name) => startCrawl(rt, name),
+    requestTemplates: async (name) => void (await requestTemplates(rt, name)),
+    listTemplates: (site) => siteTemplates(rt, site),
+    search: (params) => search(rt, params),
+    status: () => pipelineStatus(rt),
+    follow: async (sites) => {
+      const services = rt.privateRedis ? await startWorkers(rt) : [];
+      try {
+        await followPipeline(rt, sites);
+      } finally {
+        await closeAll(services);
+      }
+    },
+  };
+}
+
+/** How often a crawl followed through the API is polled: each poll reads the whole status. */
+const REMOTE_POLL_MS = 1000;
+
+/** A pipeline whose workers run elsewhere, reached through its HTTP API. */
+export function remoteOperator(client: ApiClient): Operator {
+  return {
+    runsWorkersHere: false,
+    addSite: (input) => client.addSite(input),
+    listSites: () => client.listSites(),
+    removeSite: (name) => client.removeSite(name),
+    startCrawl: (name) => client.startCrawl(name),
+    requestTemplates: (name) => client.requestTemplates(name),
+    listTemplates: (site) => client.listTemplates(site),
+    search: (params) => client.search(params),
+    status: () => client.status(),
+    follow: (sites) =>
+      followProgress(
+        {
+          isIdle: () => client.isIdle(),
+          progress: async (followed) => {
+            const counted = (await client.status()).sites.filter((site) => !followed || followed.includes(site.site));
+            const sum = (stage: 'stored' | 'extracted' | 'indexed') => counted.reduce((total, site) => total + site[stage], 0);
+            return { stored: sum('stored'), extracted: sum('extracted'), indexed: sum('indexed') };
+          },
+        },
+        sites,
+        REMOTE_POLL_MS,
+      ),
+  };
+}
+
+/** The URL `winnow up` serves its API on by this configuration, as a client would write it. */
+function localApiUrl(env: Env): string {
+  const host = ['0.0.0.0', '::'].includes(env.WINNOW_API_HOST) ? '127.0.0.1' : env.WINNOW_API_HOST;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${env.WINNOW_API_PORT}`;
+}
+
+/**
+ * Runs an operator command: through the API at `WINNOW_API_URL` when it is set, else on the
+ * pipeline opened here (closed afterwards). When the embedded database is held by another
+ * process (such as `winnow up`), the error says how to use that process's API instead.
+ */
+export async function withOperator<T>(work: (operator: Operator) => Promise<T>): Promise<T> {
+  const env = commandEnv();
+  if (env.WINNOW_API_URL) return work(remoteOperator(new ApiClient(env.WINNOW_API_URL, env.WINNOW_API_TOKEN)));
+  try {
+    return await withRuntime((rt) => work(localOperator(rt)));
+  } catch (error) {
+    if (!(error instanceof EmbeddedDatabaseBusyError)) throw error;
+    throw new EmbeddedDatabaseBusyError(
+      `${error.message}; to use its API from this command, set WINNOW_API_URL=${localApiUrl(env)} (and WINNOW_API_TOKEN to one of its operate tokens)`,
+    );
+  }
+}

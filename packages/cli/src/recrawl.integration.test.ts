@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { loadEnv } from '@winnow/config';
+import { crawlToEnd } from '@winnow/crawler/testing';
+import { addSite, openRuntime, pipelineStatus, type Runtime, type Service, search, startCrawl, waitForIdle } from '@winnow/runtime';
+import { closeAll, startWorkers } from './pipeline.js';
+
+interface Served {
+  status: number;
+  body?: string;
+  etag?: string;
+  location?: string;
+}
+
+const article = (text: string, links = '') =>
+  `<html><head><title>${text.slice(0, 20)}</title></head><body><nav><a href="/">Home</a>${links}</nav><article><h1>${text.slice(0, 30)}</h1><p>${text}</p><p>${text} Told again in other words so that the paragraph is long enough to be the article.</p></article><footer>Footer of the recrawled site</footer></body></html>`;
+
+/** A site whose pages can change between crawls, and that answers conditional requests as real servers do. */
+function mutableSite(pages: Map<string, Served>, conditional: string[]): Server {
+  return createServer((request, response) => {
+    const path = request.url ?? '/';
+    if (path === '/robots.txt') return void response.writeHead(404).end();
+    const page = pages.get(path);
+    if (!page) return void response.writeHead(404, { 'content-type': 'text/html' }).end('<p>no such page</p>');
+    if (page.status === 200 && page.etag && request.headers['if-none-match'] === page.etag) {
+      conditional.push(path);
+      return void response.writeHead(304, { etag: page.etag }).end();
+    }
+    const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8' };
+    if (page.etag) headers.etag = page.etag;
+    if (page.location) headers.location = page.location;
+    response.writeHead(page.status, headers).end(page.body ?? '');
+  });
+}
+
+describe('a recrawl: 304s, a changed page, a removed page and a moved one (the embedded pipeline)', () => {
+  let rt: Runtime;
+  let services: Service[];
+  let server: Server;
+  let origin: string;
+  const conditional: string[] = [];
+  const links = '<a href="/a">A</a><a href="/b">B</a><a href="/c">C</a>';
+  const pages = new Map<string, Served>([
+    ['/', { status: 200, etag: '"home-1"', body: article('The home page of the quiet harbour town gazette.', links) }],
+    ['/a', { status: 200, etag: '"a-1"', body: article('Ferry timetables change for the winter season.') }],
+    ['/b', { status: 200, etag: '"b-1"', body: article('The lighthouse keeper retired after forty years.') }],
+    ['/c', { status: 200, etag: '"c-1"', body: article('A lost otter was found in the boathouse.') }],
+  ]);
+  const phrase = async (text: string) => (await search(rt, { q: `"${text}"`, site: 'harbour' })).hits.map((hit) => new URL(hit.url).pathname);
+  const runs = async (path: string) =>
+    (await rt.db.query<{ runs: number }>('SELECT e.runs FROM extractions e JOIN pages p ON p.id = e.page_id WHERE p.url = $1', [`${origin}${path}`]))[0]?.runs;
+
+  before(async () => {
+    server = mutableSite(pages, conditional);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
+    services = await startWorkers(rt);
+    // No page type reaches 50 pages: no template version comes to re-extract pages on its own.
+    await addSite(rt, { name: 'harbour', seeds: [`${origin}/`], allowPrivateAddresses: true, minTemplatePages: 50, templateEveryMs: 0 });
+    await crawlToEnd(rt, (await startCrawl(rt, 'harbour')).id);
+    await waitForIdle(rt);
+  });
+  after(async () => {
+    await closeAll(services);
+    await rt.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  test('the first crawl indexes every page', async () => {
+    assert.deepEqual(await phrase('lighthouse keeper retired'), ['/b']);
+    assert.deepEqual(await phrase('lost otter was found'), ['/c']);
+    assert.equal(await rt.search.count('harbour'), 4);
+  });
+
+  test('the recrawl re-extracts only what changed, removes what is gone, and moves what moved', async () => {
+    pages.set('/b', { status: 200, etag: '"b-2"', body: article('The new lighthouse keeper arrived by the morning boat.') });
+    pages.set('/c', { status: 404 });
+    pages.set('/a', { status: 301, location: '/a-moved' });
+    pages.set('/a-moved', { status: 200, etag: '"a-moved-1"', body: article('Ferry timetables change for the winter season.') });
+    const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'harbour')).id);
+    await waitForIdle(rt);
+
+    assert.deepEqual(conditional, ['/'], 'the unchanged home page answered 304 to its ETag');
+    assert.deepEqual(
+      { unchanged: crawl.counts.unchanged, stored: crawl.counts.stored, gone: crawl.counts.gone, moved: crawl.counts.moved },
+      { unchanged: 1, stored: 2, gone: 1, moved: 1 },
+    );
+    assert.equal(await runs('/'), 1, 'the unchanged page was not extracted again');
+    assert.equal(await runs('/b'), 2, 'the changed page was extracted again');
+    assert.deepEqual(await phrase('lighthouse keeper retired'), [], "the changed page's old text left the index");
+    assert.deepEqual(await phrase('new lighthouse keeper arrived'), ['/b']);
+    assert.deepEqual(await phrase('lost otter was found'), [], 'the page that answers 404 left the index');
+    assert.deepEqual(await phrase('ferry timetables change'), ['/a-moved'], 'the moved page is indexed under its new URL only');
+    assert.equal(await rt.search.count('harbour'), 3);
+    const status = (await pipelineStatus(rt)).sites.find((site) => site.site === 'harbour');
+    assert.equal(status?.gone, 2, 'status counts the removed and the moved page as gone');
+  });
+});

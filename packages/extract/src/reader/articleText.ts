@@ -1,0 +1,45 @@
+import type { Block, BlockTree } from '../blockTree.js';
+import { blockLines, type TextLine } from '../blockLines.js';
+
+/** A list entry whose own text is more than this share link text is a link, not prose. */
+const LINK_LIST_DENSITY = 0.7;
+/** An article with more than this share of link text is itself a list of links: its links stay. */
+const LINK_ARTICLE_DENSITY = 0.3;
+/** Blocks that make up lists, tables and menus: where "Related" and "More from" links are laid out. */
+const LIST_TAGS: ReadonlySet<string> = new Set(['ul', 'ol', 'li', 'dl', 'dt', 'dd', 'menu', 'nav', 'table', 'tr', 'td', 'th']);
+
+/**
+ * The article's lines in document order: each part rendered without its dropped subtrees, and
+ * without the entries of its link lists (auto's rule 2: a block of a list, table or menu, or
+ * directly inside one, whose own text is more than 0.7 link text) — unless the article is more
+ * than 0.3 link text as a whole: then the links are its content (a table of contents, a
+ * directory), and they stay. Paragraphs and headings that are mostly a link stay either way.
+ */
+export function articleLines(tree: BlockTree, parts: readonly Block[], dropped: Uint8Array): TextLine[] {
+  let linkChars = 0;
+  let textChars = 0;
+  for (const part of parts) {
+    for (let i = part.index; i < part.end; i++) {
+      if (dropped[i]) continue;
+      linkChars += (tree.blocks[i] as Block).linkChars;
+      textChars += (tree.blocks[i] as Block).textChars;
+    }
+  }
+  const linksAreContent = linkChars > LINK_ARTICLE_DENSITY * textChars;
+  const lines: TextLine[] = [];
+  for (const part of parts) {
+    if (dropped[part.index]) continue;
+    const rendered = blockLines(
+      part,
+      (child) => !dropped[child.index],
+      (kept) => linksAreContent || !isLinkListEntry(kept),
+    );
+    lines.push(...rendered.lines);
+  }
+  return lines;
+}
+
+function isLinkListEntry(block: Block): boolean {
+  const listed = LIST_TAGS.has(block.tag) || (block.parent !== null && LIST_TAGS.has(block.parent.tag));
+  return listed && block.links > 0 && block.linkChars > LINK_LIST_DENSITY * block.textChars;
+}

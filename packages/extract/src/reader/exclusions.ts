@@ -1,0 +1,44 @@
+import type { Block, BlockTree } from '../blockTree.js';
+import { isFormLike } from '../fastce/boilerplate.js';
+import type { SubtreeMeasures } from './measures.js';
+import { isCommentsName, isUnlikelyName } from './names.js';
+
+/**
+ * A block named as boilerplate that holds at least this share of the page's text (non-space
+ * characters) is a layout wrapper (`o-layout has-sidebar`, `page-header-and-body`), not a sidebar:
+ * no sidebar or comment box holds most of a page (Readability's fixtures +0.003, wcxb +0.001,
+ * daniel -0.001, the others within 0.0003).
+ */
+const WRAPPER_SHARE = 0.5;
+
+/**
+ * The subtrees the reader never reads, marked before scoring:
+ * - figures and their captions (photo captions and credits are not the article; auto's rule 1);
+ * - forms that are forms, not pages wrapped in one (`isFormLike`);
+ * - blocks whose id or class names a sidebar, comments, sharing and the like (`isUnlikelyName`)
+ *   — or, when names are not `trusted`, only comments (`isCommentsName`) — except inside layout
+ *   tables (a table cell's name describes the layout) and except page wrappers (`WRAPPER_SHARE`).
+ * The root and BODY are never excluded.
+ */
+export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trusted: boolean): Uint8Array {
+  const { blocks } = tree;
+  const excluded = new Uint8Array(blocks.length);
+  const pageChars = measures.chars[0] as number;
+  const shareOfPage = (block: Block): number => (pageChars === 0 ? 0 : (measures.chars[block.index] as number) / pageChars);
+  for (let i = 2; i < blocks.length; i++) {
+    const block = blocks[i] as Block;
+    const isFigure = block.tag === 'figure' || block.tag === 'figcaption';
+    const named = trusted ? isUnlikelyName(block.hint) : isCommentsName(block.hint);
+    const namedUnlikely = named && shareOfPage(block) < WRAPPER_SHARE && !insideTable(block);
+    if (isFigure || isFormLike(block, shareOfPage(block)) || namedUnlikely) {
+      excluded.fill(1, i, block.end);
+      i = block.end - 1;
+    }
+  }
+  return excluded;
+}
+
+function insideTable(block: Block): boolean {
+  for (let ancestor = block.parent; ancestor; ancestor = ancestor.parent) if (ancestor.tag === 'table') return true;
+  return false;
+}

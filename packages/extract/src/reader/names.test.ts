@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { isCommentsName, isUnlikelyName, nameWeight } from './names.js';
+
+describe('what names say', () => {
+  it('sidebars, comments and sharing are unlikely, unless the name also says content', () => {
+    for (const hint of [' sidebar', 'comments ', ' share-buttons', ' site-footer', ' nav']) assert.equal(isUnlikelyName(hint), true, hint);
+    for (const hint of ['', ' article-body', ' entry-header', ' canvas', ' elementor-widget-container', ' unavailable'])
+      assert.equal(isUnlikelyName(hint), false, hint);
+  });
+
+  it('comment sections are told apart from other boilerplate', () => {
+    assert.equal(isCommentsName('comments commentlist'), true);
+    assert.equal(isCommentsName(' respond'), true);
+    assert.equal(isCommentsName(' sidebar'), false);
+    assert.equal(isCommentsName(' comment-content'), false);
+  });
+
+  it('weighs id and class apart, and "hidden" only as a whole class token', () => {
+    assert.equal(nameWeight('main-content story-body'), 50);
+    assert.equal(nameWeight(' related-links'), -25);
+    assert.equal(nameWeight(' hidden'), -25);
+    assert.equal(nameWeight(' hidden md:block'), -25);
+    assert.equal(nameWeight(' overflow-x-hidden'), 0);
+    assert.equal(nameWeight(' field-label-hidden'), 0);
+    assert.equal(nameWeight(' elementor-widget-container'), -25);
+  });
+});

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { extractReader } from './reader.js';
+
+const prose = (topic: string) =>
+  `The ${topic} was discussed at length by the town council on Tuesday evening, and members agreed that the budget for the coming year should set aside more money for repairs, for staff and for the long list of projects that residents had asked for at the spring meetings.`;
+
+const assertHas = (text: string, ...phrases: string[]) => {
+  for (const phrase of phrases) assert.ok(text.includes(phrase), `missing "${phrase}" in:\n${text}`);
+};
+const assertLacks = (text: string, ...phrases: string[]) => {
+  for (const phrase of phrases) assert.ok(!text.includes(phrase), `kept "${phrase}" in:\n${text}`);
+};
+
+/** A news story with navigation, a photo, a linked sentence, a related-links list, a teaser box beside it and a footer. */
+const story = `<html><head><title>Council budget</title></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav>
+<div class="layout"><article class="story"><h1>Council agrees budget</h1>
+<p>${prose('bridge repair')}</p>
+<figure><img src="/bridge.jpg"><figcaption>Photo credit: Valley Photo Agency</figcaption></figure>
+<p>${prose('library extension')}</p>
+<p><a href="/report">The full council report is published on the town website for everyone to read</a></p>
+<p>${prose('road maintenance')}</p>
+<h3>Related stories</h3>
+<ul><li><a href="/a">Mayor opens new park in the north district</a></li><li><a href="/b">School term dates announced for next year</a></li><li><a href="/c">Bus timetable changes from Monday morning</a></li></ul>
+</article>
+<div class="teasers"><div><h4>Ferry strike ends</h4><p>Boats run again, and the harbour master says the timetable is back to normal, more or less.</p></div><div><h4>Market moves</h4><p>Stalls return to the square, with cheese, bread, and flowers, on Saturday mornings.</p></div></div>
+</div>
+<footer><p>Copyright the Valley Courier, all rights reserved, registered in the county.</p></footer></body></html>`;
+
+describe('reader', () => {
+  it('reads the story in order without navigation, caption, related links, teasers or footer', () => {
+    const { text } = extractReader(story);
+    assertHas(text, 'Council agrees budget', 'bridge repair', 'library extension', 'The full council report is published', 'road maintenance');
+    assert.ok(text.indexOf('bridge repair') < text.indexOf('library extension') && text.indexOf('library extension') < text.indexOf('road maintenance'));
+    assertLacks(text, 'Photo credit', 'Mayor opens new park', 'Bus timetable', 'Ferry strike', 'Stalls return', 'Copyright', 'Sport');
+  });
+
+  it('keeps a short blog post and leaves its long comment thread out', () => {
+    const comment = (n: number) =>
+      `<li class="comment"><p>Reader ${n} wrote that the new cycle lane along the river is a great idea, although the junction by the old mill still needs better lights, signs and a wider path for families.</p></li>`;
+    const page = `<html><body><div id="content"><div class="post"><h2>New cycle lane</h2><p>The council opened the new cycle lane along the river today.</p></div>
+<div id="comments"><h3>12 comments</h3><ol class="commentlist">${Array.from({ length: 12 }, (_, n) => comment(n + 1)).join('')}</ol></div></div></body></html>`;
+    const { text } = extractReader(page);
+    assertHas(text, 'The council opened the new cycle lane along the river today.');
+    assertLacks(text, 'Reader 1 wrote');
+  });
+
+  it('reads a page built of widget wrappers (page builders name every container so)', () => {
+    const section = (topic: string) =>
+      `<section class="elementor-section"><div class="elementor-widget-wrap"><div class="elementor-widget elementor-widget-text-editor"><div class="elementor-widget-container"><p>${prose(topic)}</p></div></div></div></section>`;
+    const page = `<html><body><header class="site-header"><a href="/">Home</a></header><div class="elementor">${section('harbour wall')}${section('school roof')}${section('park benches')}</div><footer class="site-footer">Copyright Valley Council</footer></body></html>`;
+    const { text } = extractReader(page);
+    assertHas(text, 'harbour wall', 'school roof', 'park benches');
+    assertLacks(text, 'Copyright Valley Council');
+  });
+
+  it('does not read "overflow-hidden" as hidden, nor a layout wrapper named after its sidebar as a sidebar', () => {
+    const page = `<html><body><div class="o-layout has-sidebar"><main class="overflow-x-hidden"><h1>Harbour plans</h1><p>${prose('harbour plan')}</p><p>${prose('ferry pier')}</p></main>
+<aside class="sidebar"><ul><li><a href="/1">Most read: the new ferry timetable for the summer</a></li><li><a href="/2">Most read: a guide to the harbour walk</a></li></ul></aside></div></body></html>`;
+    const { text } = extractReader(page);
+    assertHas(text, 'harbour plan', 'ferry pier');
+    assertLacks(text, 'Most read');
+  });
+
+  it('reads the whole thread of a forum page, not only its first post', () => {
+    const reply = (n: number) =>
+      `<div class="post"><h4>Reply ${n}</h4><p>Member ${n} answered that the runner beans should go along the south fence again this year, that the compost bins belong next to the shed, and that the watering rota worked well last summer.</p></div>`;
+    const page = `<html><body><nav><a href="/">Forum</a></nav><div class="thread"><h1>Spring planting</h1><div class="first-post">${`<p>${prose('allotment planting')}</p>`.repeat(3)}</div>
+<div class="community-replies">${Array.from({ length: 14 }, (_, n) => reply(n + 1)).join('')}</div></div><footer>Copyright Allotment Forum</footer></body></html>`;
+    const { text } = extractReader(page);
+    for (let n = 1; n <= 14; n++) assertHas(text, `Member ${n} answered`);
+    assertLacks(text, 'Copyright Allotment Forum');
+  });
+
+  it('keeps the links of an article that is mostly links', () => {
+    const titles = [
+      'Parish registers from the eighteenth century',
+      'Maps of the valley and its farms',
+      'Minutes of the town council meetings',
+      'Photographs of the old railway station',
+      'Letters of the founding families of the town',
+    ];
+    const page = `<html><body><article><h1>Guide to the town archive</h1><p>This guide lists the archive's collections, each on its own page, in the order the archive keeps them on its shelves.</p>
+<ul>${titles.map((title, n) => `<li><a href="/c/${n}">${title}</a></li>`).join('')}</ul></article></body></html>`;
+    assertHas(extractReader(page).text, ...titles);
+  });
+
+  it('reads a page without any paragraph of prose, and plain text', () => {
+    assert.equal(extractReader('just some plain words').text, 'just some plain words');
+    assert.equal(extractReader('<div><span>Opening hours</span><br><span>Mon-Fri 9-5</span></div>').text, 'Opening hours\nMon-Fri 9-5');
+  });
+});

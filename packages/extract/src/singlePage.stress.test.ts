@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ExtractionError } from './errors.js';
+import { METHOD_NAMES, methodByName, type SinglePageMethod } from './methods.js';
+
+/**
+ * Pathological pages every single-page method must survive with bounded work: a 100,000-deep
+ * nesting and a 900,000-word paragraph. Slow (tens of seconds over every method), so named apart
+ * from the unit tests: `pnpm test` runs it, `pnpm test:unit` does not.
+ */
+const singlePageMethods = METHOD_NAMES.map(methodByName).filter((method): method is SinglePageMethod => method.kind === 'single');
+
+describe('every single-page method on pathological pages', () => {
+  for (const method of singlePageMethods) {
+    it(`${method.name}: a 100,000-deep page is read or refused as too deep; a 900,000-word page is cut with a warning`, () => {
+      const deep = `${'<div>'.repeat(100_000)}deep words here${'</div>'.repeat(100_000)}`;
+      try {
+        method.extract(deep);
+      } catch (error) {
+        assert.ok(error instanceof ExtractionError && error.code === 'too-deep', String(error));
+      }
+      const huge = method.extract(`<p>${'word '.repeat(900_000)}</p>`);
+      assert.match(huge.warnings.join(' '), /truncated/);
+    });
+  }
+});

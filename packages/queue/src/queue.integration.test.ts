@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { Queue } from 'bullmq';
+import { parseJobPayload } from './contracts.js';
+import { PipelineQueues, startWorker, type QueueSettings } from './queues.js';
+import { startPrivateRedis, RedisUnavailableError } from './redis.js';
+
+const redis = await startPrivateRedis();
+after(() => redis.stop());
+const settings: QueueSettings = { connection: redis.options, prefix: 'test', attempts: 2, backoffMs: 10, lockMs: 5000 };
+
+test('job contracts name what is wrong with a payload', () => {
+  assert.deepEqual(parseJobPayload('extract', { pageId: 3 }), { pageId: 3 });
+  assert.throws(() => parseJobPayload('extract', { pageId: 'three' }), /invalid extract job payload.*pageId/);
+  assert.throws(() => parseJobPayload('index', { pageId: 1, html: '<p>' }), /invalid index job payload.*html/);
+});
+
+test('an invalid payload fails its job at once, visibly, and the worker goes on', async () => {
+  const queues = new PipelineQueues(settings);
+  const handled: number[] = [];
+  const worker = startWorker(settings, 'index', async ({ pageId }) => void handled.push(pageId));
+  try {
+    // Bypass the contract the way a foreign producer could.
+    const raw = new Queue('index', { connection: redis.options, prefix: 'test' });
+    await raw.add('index', { pageId: 'not a number' }, { attempts: 3 });
+    await raw.close();
+    await queues.add('index', { pageId: 7 });
+    await assert.rejects(queues.add('index', { pageId: -1 } as never), /invalid index job payload/);
+    for (let i = 0; i < 100 && (handled.length === 0 || (await queues.counts()).index.failed === 0); i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(handled, [7]);
+    const failed = await queues.failedJobs();
+    assert.equal(failed.length, 1);
+    assert.match(failed[0]?.error ?? '', /invalid index job payload.*pageId/);
+    assert.equal(failed[0]?.attempts, 1, 'not retried: retrying cannot fix a payload');
+  } finally {
+    await worker.close();
+    await queues.close();
+  }
+});
+
+test('a missing redis-server binary is reported clearly', async () => {
+  await assert.rejects(
+    startPrivateRedis('/nonexistent/redis-server'),
+    (error: Error) => error instanceof RedisUnavailableError && /was not found: install Redis/.test(error.message),
+  );
+});

@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { loadEnv } from '@winnow/config';
+import { documentIdFor, MAX_RESULT_WINDOW, type ElasticsearchIndex, type IndexDocument } from '@winnow/search';
+import { elasticsearchForTests, type LocalElasticsearch } from '@winnow/search/testing';
+import { createScratchDatabase, type ScratchDatabase } from '@winnow/storage/testing';
+import {
+  addSite,
+  crawlStatus,
+  InvalidRequestError,
+  removeSite,
+  replaceSite,
+  requestTemplates,
+  requireSite,
+  search,
+  SiteNotFoundError,
+  startCrawl,
+  stopCrawl,
+} from './operations.js';
+import { openRuntime, type Runtime } from './runtime.js';
+
+const siteInput = (name: string) => ({ name, seeds: ['http://127.0.0.1:9/'], templateEveryMs: 0, allowPrivateAddresses: true });
+
+const doc = (site: string, i: number, mainText = `The harbour master number ${i}.`): IndexDocument => {
+  const url = `http://127.0.0.1:9/${i}.html`;
+  return { docId: documentIdFor(site, url), pageId: i, site, url, title: '', mainText, templateVersion: 1, extractedAt: new Date('2026-11-01T00:00:00Z') };
+};
+
+/** Names that cannot be a site's, and that must never reach a query. */
+const IMPOSSIBLE_NAMES = ['a\u0000b', '\u0000', 'News', ' news', 'news ', '-news', 'a/b', '', 'x'.repeat(64), 'news\n'];
+
+/** Every operation that takes a site name. */
+const BY_NAME: Record<string, (rt: Runtime, name: string) => Promise<unknown>> = {
+  requireSite: (rt, name) => requireSite(rt, name),
+  replaceSite: (rt, name) => replaceSite(rt, name, { seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true }),
+  removeSite: (rt, name) => removeSite(rt, name),
+  startCrawl: (rt, name) => startCrawl(rt, name),
+  stopCrawl: (rt, name) => stopCrawl(rt, name),
+  crawlStatus: (rt, name) => crawlStatus(rt, name),
+  requestTemplates: (rt, name) => requestTemplates(rt, name),
+  search: (rt, name) => search(rt, { q: 'harbour', site: name }),
+};
+
+for (const kind of ['pglite', 'postgres'] as const) {
+  describe(`site names as they enter the operations (${kind})`, () => {
+    let scratch: ScratchDatabase | undefined;
+    let rt: Runtime;
+    before(async () => {
+      scratch = kind === 'postgres' ? await createScratchDatabase() : undefined;
+      rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', ...(scratch ? { DATABASE_URL: scratch.url } : {}) }));
+      await addSite(rt, siteInput('news'));
+    });
+    after(async () => {
+      await rt.close();
+      await scratch?.drop();
+    });
+
+    test('a name that cannot be a site (a NUL byte, wrong characters, spaces, too long) is "no site named …" in every operation', async () => {
+      for (const [operation, run] of Object.entries(BY_NAME)) {
+        for (const name of IMPOSSIBLE_NAMES) {
+          await assert.rejects(
+            run(rt, name),
+            (error: Error) => error instanceof SiteNotFoundError && error.message === `no site named ${JSON.stringify(name)}`,
+            `${operation}(${JSON.stringify(name)})`,
+          );
+        }
+      }
+      assert.equal((await requireSite(rt, 'news')).name, 'news', 'a real name still finds its site');
+    });
+
+    test('a very long name is quoted cut short in the message', async () => {
+      await assert.rejects(requireSite(rt, `\u0000${'y'.repeat(5000)}`), (error: Error) => error instanceof SiteNotFoundError && error.message.length < 150);
+    });
+  });
+}
+
+for (const kind of ['postgres', 'elasticsearch'] as const) {
+  describe(`search and site removal with the ${kind} index`, () => {
+    let cluster: LocalElasticsearch | undefined;
+    let rt: Runtime;
+    const refresh = async () => {
+      if (rt.search.kind === 'elasticsearch') await (rt.search as ElasticsearchIndex).refresh();
+    };
+    before(async () => {
+      cluster = kind === 'elasticsearch' ? await elasticsearchForTests() : undefined;
+      rt = await openRuntime(
+        loadEnv({
+          WINNOW_DATA_DIR: 'memory',
+          WINNOW_LOG_LEVEL: 'silent',
+          ...(cluster ? { ELASTICSEARCH_URL: cluster.url, WINNOW_ES_ALIAS: `winnow-test-${randomBytes(4).toString('hex')}` } : {}),
+        }),
+      );
+      await addSite(rt, siteInput('news'));
+      await rt.search.upsert(Array.from({ length: 30 }, (_, i) => doc('news', i + 1)));
+      // A document of a site that does not exist, as a removal cut short would leave it.
+      await rt.search.upsert([doc('ghost', 100)]);
+      await refresh();
+    });
+    after(async () => {
+      await rt.close();
+      await cluster?.stop();
+    });
+
+    test(`paging past the first ${MAX_RESULT_WINDOW} results is a 400-class error that says the limit, whichever index answers`, async () => {
+      for (const [page, size] of [
+        [101, 100],
+        [1001, 10],
+        [10_001, 1],
+      ] as const) {
+        await assert.rejects(
+          search(rt, { q: 'harbour', page, size }),
+          (error: Error) => error instanceof InvalidRequestError && error.message.includes(`only the first ${MAX_RESULT_WINDOW} results`),
+          `page ${page} of size ${size}`,
+        );
+      }
+      const last = await search(rt, { q: 'harbour', page: 100, size: 100 });
+      assert.deepEqual([last.total, last.hits.length], [30, 0], 'the page that ends at the limit is answered');
+    });
+
+    test('a search never returns a document of a site that does not exist', async () => {
+      const everywhere = await search(rt, { q: 'harbour', size: 100 });
+      assert.equal(everywhere.total, 30);
+      assert.deepEqual([...new Set(everywhere.hits.map((hit) => hit.site))], ['news']);
+      assert.equal(await rt.search.count('ghost'), 1, 'the document is there, only never found');
+    });
+
+    test('removing a site whose row is gone but whose documents are not finishes the removal; a name with neither is unknown', async () => {
+      await removeSite(rt, 'ghost');
+      await refresh();
+      assert.equal(await rt.search.count('ghost'), 0);
+      await assert.rejects(removeSite(rt, 'ghost'), SiteNotFoundError);
+      await removeSite(rt, 'news');
+      await refresh();
+      assert.equal(await rt.search.count('news'), 0);
+      await assert.rejects(requireSite(rt, 'news'), SiteNotFoundError);
+    });
+  });
+}

@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { migrate, MIGRATIONS_DIR, openDb, type Db } from '@winnow/storage';
+import { createScratchDatabase, type ScratchDatabase } from '@winnow/storage/testing';
+import { PostgresSearchIndex } from './postgresIndex.js';
+import { parseQuery } from './query.js';
+import { documentIdFor, type IndexDocument } from './searchIndex.js';
+
+async function addSite(db: Db, name: string): Promise<number> {
+  const [row] = await db.query<{ id: number }>(`INSERT INTO sites (name, config) VALUES ($1, '{}') RETURNING id`, [name]);
+  return (row as { id: number }).id;
+}
+
+async function addPage(db: Db, siteId: number, url: string): Promise<number> {
+  const [row] = await db.query<{ id: number }>('INSERT INTO pages (site_id, url) VALUES ($1, $2) RETURNING id', [siteId, url]);
+  return (row as { id: number }).id;
+}
+
+const doc = (site: string, pageId: number, url: string, mainText: string): IndexDocument => ({
+  docId: documentIdFor(site, url),
+  pageId,
+  site,
+  url,
+  title: '',
+  mainText,
+  templateVersion: 1,
+  extractedAt: new Date('2026-11-01T00:00:00Z'),
+});
+
+async function openScratch(kind: 'pglite' | 'postgres'): Promise<{ db: Db; scratch: ScratchDatabase | undefined }> {
+  const scratch = kind === 'postgres' ? await createScratchDatabase() : undefined;
+  return { db: await openDb({ databaseUrl: scratch?.url, dataDir: 'memory' }), scratch };
+}
+
+for (const kind of ['pglite', 'postgres'] as const) {
+  describe(`the Postgres index on ${kind}`, () => {
+    let db: Db;
+    let scratch: ScratchDatabase | undefined;
+    let index: PostgresSearchIndex;
+    const search = (q: string, sites: string[]) => index.search({ query: parseQuery(q), sites, offset: 0, limit: 10 });
+
+    before(async () => {
+      ({ db, scratch } = await openScratch(kind));
+      await migrate(db);
+      index = new PostgresSearchIndex(db);
+      await index.ensureReady();
+    });
+    after(async () => {
+      await db.close();
+      await scratch?.drop();
+    });
+
+    test("two sites that index the same URL keep a document each; removing one leaves the other's", async () => {
+      const url = 'http://127.0.0.1:1/shared.html';
+      const alpha = await addPage(db, await addSite(db, 'alpha'), url);
+      const beta = await addPage(db, await addSite(db, 'beta'), url);
+      await index.upsert([doc('alpha', alpha, url, 'The harbour master of alpha.')]);
+      await index.upsert([doc('beta', beta, url, 'The harbour master of beta.')]);
+      assert.equal(await index.count('alpha'), 1);
+      assert.equal(await index.count('beta'), 1);
+      assert.deepEqual(
+        (await search('"harbour master"', ['alpha'])).hits.map((hit) => hit.site),
+        ['alpha'],
+      );
+      assert.equal((await search('"harbour master"', ['alpha', 'beta'])).total, 2);
+      await index.removeSite('alpha');
+      assert.equal(await index.count('alpha'), 0);
+      assert.equal(await index.count('beta'), 1);
+      assert.deepEqual(
+        (await search('"harbour master"', ['alpha', 'beta'])).hits.map((hit) => hit.site),
+        ['beta'],
+      );
+    });
+
+    test('a search returns documents of the sites it lists only, and nothing for no site', async () => {
+      const url = 'http://127.0.0.1:1/listed.html';
+      const page = await addPage(db, await addSite(db, 'listed'), url);
+      await index.upsert([doc('listed', page, url, 'Only the listed lighthouse.'), doc('unlisted', 999_999, url, 'The unlisted lighthouse.')]);
+      assert.deepEqual(
+        (await search('lighthouse', ['listed', 'nosuch'])).hits.map((hit) => hit.site),
+        ['listed'],
+      );
+      assert.deepEqual(await search('lighthouse', []), { total: 0, hits: [] });
+    });
+
+    test("removing pages removes those pages' documents only", async () => {
+      const siteId = await addSite(db, 'pages');
+      const kept = await addPage(db, siteId, 'http://127.0.0.1:1/kept.html');
+      const removed = await addPage(db, siteId, 'http://127.0.0.1:1/removed.html');
+      await index.upsert([doc('pages', kept, 'http://127.0.0.1:1/kept.html', 'kept'), doc('pages', removed, 'http://127.0.0.1:1/removed.html', 'removed')]);
+      await index.removePages([removed, 123_456]);
+      const rows = await db.query<{ page_id: number }>(`SELECT page_id FROM search_documents WHERE site = 'pages'`);
+      assert.deepEqual(
+        rows.map((row) => row.page_id),
+        [kept],
+      );
+    });
+  });
+
+  describe(`migration 0002 on ${kind}: URL-keyed documents become documents per site and URL`, () => {
+    let db: Db;
+    let scratch: ScratchDatabase | undefined;
+    let firstOnly: string;
+    /** The old id: the URL alone. */
+    const urlKeyedId = (url: string) => createHash('sha256').update(url).digest('hex').slice(0, 32);
+
+    before(async () => {
+      ({ db, scratch } = await openScratch(kind));
+      firstOnly = await mkdtemp(join(tmpdir(), 'winnow-migrations-'));
+      await copyFile(join(MIGRATIONS_DIR, '0001_pipeline.sql'), join(firstOnly, '0001_pipeline.sql'));
+      assert.deepEqual(await migrate(db, firstOnly), ['0001_pipeline.sql']);
+    });
+    after(async () => {
+      await db.close();
+      await scratch?.drop();
+      await rm(firstOnly, { recursive: true, force: true });
+    });
+
+    test('rows are re-keyed, rows of removed sites dropped, and a page that lost its document to another site gets it back', async () => {
+      const shared = 'http://127.0.0.1:1/shared.html';
+      const own = 'http://127.0.0.1:1/own.html';
+      const alpha = await addSite(db, 'alpha');
+      const beta = await addSite(db, 'beta');
+      const alphaShared = await addPage(db, alpha, shared);
+      const alphaOwn = await addPage(db, alpha, own);
+      const betaShared = await addPage(db, beta, shared);
+      for (const [pageId, text] of [
+        [alphaShared, 'alpha reads the shared page'],
+        [alphaOwn, 'alpha reads its own page'],
+        [betaShared, 'beta reads the shared page'],
+      ] as const) {
+        await db.query(
+          `INSERT INTO extractions (page_id, content_hash, method, title, blocks, main_text, template_version, extracted_at)
+           VALUES ($1, 'hash', 'fastce+', $2, '[]', $2, 3, '2026-11-02T00:00:00Z')`,
+          [pageId, text],
+        );
+      }
+      // As the URL-keyed indexer left them: beta wrote the shared URL last, so alpha's page has no document; a removed site's document stayed.
+      const insert = `INSERT INTO search_documents (doc_id, page_id, site, url, main_text, extracted_at) VALUES ($1, $2, $3, $4, $5, '2026-11-02T00:00:00Z')`;
+      await db.query(insert, [urlKeyedId(shared), betaShared, 'beta', shared, 'beta reads the shared page']);
+      await db.query(insert, [urlKeyedId(own), alphaOwn, 'alpha', own, 'alpha reads its own page']);
+      await db.query(insert, [urlKeyedId('http://127.0.0.1:1/gone.html'), 999_999, 'gone', 'http://127.0.0.1:1/gone.html', 'a removed site']);
+
+      assert.equal((await migrate(db))[0], '0002_documents_per_site.sql', 'the re-keying migration runs on the rows of 0001');
+
+      const rows = await db.query<{ doc_id: string; page_id: number; site: string; url: string; main_text: string; title: string }>(
+        'SELECT doc_id, page_id, site, url, main_text, title FROM search_documents ORDER BY site, url',
+      );
+      assert.deepEqual(rows, [
+        { doc_id: documentIdFor('alpha', own), page_id: alphaOwn, site: 'alpha', url: own, main_text: 'alpha reads its own page', title: '' },
+        {
+          doc_id: documentIdFor('alpha', shared),
+          page_id: alphaShared,
+          site: 'alpha',
+          url: shared,
+          main_text: 'alpha reads the shared page',
+          title: 'alpha reads the shared page',
+        },
+        { doc_id: documentIdFor('beta', shared), page_id: betaShared, site: 'beta', url: shared, main_text: 'beta reads the shared page', title: '' },
+      ]);
+      const index = new PostgresSearchIndex(db);
+      assert.equal((await index.search({ query: parseQuery('"reads the shared page"'), sites: ['alpha', 'beta'], offset: 0, limit: 10 })).total, 2);
+    });
+  });
+}

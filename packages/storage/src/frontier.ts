@@ -1,0 +1,187 @@
+import type { Queryable } from './db.js';
+
+export type FrontierKind = 'page' | 'sitemap';
+export type FrontierOutcome = 'stored' | 'unchanged' | 'refused' | 'failed' | 'moved' | 'gone' | 'disallowed' | 'read';
+
+/** A URL to admit to a crawl's frontier, already normalised by the crawler. */
+export interface FrontierEntry {
+  url: string;
+  host: string;
+  kind: FrontierKind;
+  depth: number;
+  pattern: string;
+  /** A page the site had before this crawl: fetched with its validators. */
+  revisit?: boolean;
+}
+
+/** A frontier row a crawler process holds a lease on. */
+export interface LeasedUrl extends FrontierEntry {
+  id: number;
+  crawlId: number;
+  siteId: number;
+  /** Fetches tried before this one. */
+  attempts: number;
+}
+
+export interface AdmissionLimits {
+  /** Pages a crawl admits at most (the site's `maxPages`); sitemaps do not count. */
+  maxPages: number;
+  /** Pages of one URL pattern a crawl admits at most; 0 for no cap. */
+  maxPerPattern: number;
+}
+
+/**
+ * Adds URLs to a running crawl's frontier, each once (a URL already there is skipped), within the
+ * crawl's page budget and per-pattern cap. The crawl's row is locked while its budget is counted,
+ * so crawler processes admitting links at once never exceed it. Returns how many were admitted.
+ */
+export async function admitUrls(db: Queryable, crawlId: number, siteId: number, entries: readonly FrontierEntry[], limits: AdmissionLimits): Promise<number> {
+  if (entries.length === 0) return 0;
+  const rows = await db.query<{ admitted: number }>(
+    `WITH budget AS (
+       SELECT $7::int - urls_admitted AS room FROM crawls WHERE id = $1 AND state = 'running' FOR UPDATE),
+     candidates AS (
+       SELECT DISTINCT ON (u.url) u.url, u.host, u.kind, u.depth, u.pattern, u.revisit, u.ord
+         FROM unnest($3::text[], $4::text[], $5::text[], $6::int[], $9::text[], $10::boolean[]) WITH ORDINALITY AS u(url, host, kind, depth, pattern, revisit, ord)
+        WHERE NOT EXISTS (SELECT 1 FROM frontier f WHERE f.crawl_id = $1 AND f.url = u.url)
+        ORDER BY u.url, u.ord),
+     ranked AS (
+       SELECT c.*,
+              count(*) FILTER (WHERE c.kind = 'page') OVER (ORDER BY c.ord) AS page_rank,
+              CASE WHEN $8::int = 0 THEN 0 ELSE row_number() OVER (PARTITION BY c.pattern ORDER BY c.ord)
+                + (SELECT count(*) FROM frontier f WHERE f.crawl_id = $1 AND f.pattern = c.pattern AND f.kind = 'page') END AS pattern_rank
+         FROM candidates c),
+     admitted AS (
+       INSERT INTO frontier (crawl_id, site_id, url, host, kind, depth, pattern, revisit)
+       SELECT $1, $2, r.url, r.host, r.kind, r.depth, r.pattern, r.revisit FROM ranked r
+        WHERE (SELECT room FROM budget) IS NOT NULL
+          AND (r.kind = 'sitemap' OR (r.page_rank <= (SELECT room FROM budget) AND ($8::int = 0 OR r.pattern_rank <= $8::int)))
+       ON CONFLICT (crawl_id, url) DO NOTHING
+       RETURNING kind)
+     UPDATE crawls SET urls_admitted = urls_admitted + (SELECT count(*) FROM admitted WHERE kind = 'page')
+      WHERE id = $1
+      RETURNING (SELECT count(*)::int FROM admitted) AS admitted`,
+    [
+      crawlId,
+      siteId,
+      entries.map((entry) => entry.url),
+      entries.map((entry) => entry.host),
+      entries.map((entry) => entry.kind),
+      entries.map((entry) => entry.depth),
+      limits.maxPages,
+      limits.maxPerPattern,
+      entries.map((entry) => entry.pattern),
+      entries.map((entry) => entry.revisit ?? false),
+    ],
+  );
+  return rows[0]?.admitted ?? 0;
+}
+
+interface LeasedRow {
+  id: number;
+  crawl_id: number;
+  site_id: number;
+  url: string;
+  host: string;
+  kind: FrontierKind;
+  depth: number;
+  pattern: string;
+  revisit: boolean;
+  attempts: number;
+}
+
+/**
+ * Leases up to `limit` URLs of running crawls to `owner` for `leaseMs`: queued ones whose time has
+ * come, and leased ones whose lease lapsed (their process died), oldest first — breadth first, since
+ * rows are numbered as they are discovered. Rows another process is leasing at this moment are
+ * skipped, not waited for. `skipHosts` are hosts the caller knows must wait.
+ */
+export async function leaseUrls(db: Queryable, owner: string, limit: number, leaseMs: number, skipHosts: readonly string[] = []): Promise<LeasedUrl[]> {
+  const rows = await db.query<LeasedRow>(
+    `UPDATE frontier f SET state = 'leased', lease_owner = $1, lease_until = now() + make_interval(secs => $3::float8 / 1000)
+       FROM (SELECT q.id FROM frontier q JOIN crawls c ON c.id = q.crawl_id
+              WHERE q.state IN ('queued', 'leased') AND c.state = 'running'
+                AND (q.state = 'queued' OR q.lease_until < now()) AND q.not_before <= now()
+                AND q.host <> ALL($4::text[])
+              ORDER BY q.id LIMIT $2 FOR UPDATE OF q SKIP LOCKED) picked
+      WHERE f.id = picked.id
+      RETURNING f.id, f.crawl_id, f.site_id, f.url, f.host, f.kind, f.depth, f.pattern, f.revisit, f.attempts`,
+    [owner, limit, leaseMs, skipHosts],
+  );
+  return rows
+    .sort((a, b) => a.id - b.id)
+    .map((row) => ({
+      id: row.id,
+      crawlId: row.crawl_id,
+      siteId: row.site_id,
+      url: row.url,
+      host: row.host,
+      kind: row.kind,
+      depth: row.depth,
+      pattern: row.pattern,
+      revisit: row.revisit,
+      attempts: row.attempts,
+    }));
+}
+
+/** Extends every lease `owner` holds: a process renews while it works, so only a dead one's leases lapse. */
+export async function renewLeases(db: Queryable, owner: string, leaseMs: number): Promise<void> {
+  await db.query(`UPDATE frontier SET lease_until = now() + make_interval(secs => $2::float8 / 1000) WHERE lease_owner = $1 AND state = 'leased'`, [
+    owner,
+    leaseMs,
+  ]);
+}
+
+/** A leased URL's end: its outcome, the reason when it was not stored, the page it produced. */
+export interface Completion {
+  id: number;
+  outcome: FrontierOutcome;
+  error?: string | null;
+  pageId?: number | null;
+}
+
+/**
+ * Marks leased URLs done with their outcomes, in one statement however many; a lease that lapsed
+ * and went to another process is left to it.
+ */
+export async function completeUrls(db: Queryable, owner: string, completions: readonly Completion[]): Promise<void> {
+  if (completions.length === 0) return;
+  await db.query(
+    `UPDATE frontier f SET state = 'done', outcome = c.outcome, error = c.error, page_id = c.page_id, attempts = f.attempts + 1,
+            lease_owner = NULL, done_by = $1, done_at = now()
+       FROM unnest($2::int[], $3::text[], $4::text[], $5::int[]) AS c(id, outcome, error, page_id)
+      WHERE f.id = c.id AND f.lease_owner = $1 AND f.state = 'leased'`,
+    [
+      owner,
+      completions.map((completion) => completion.id),
+      completions.map((completion) => completion.outcome),
+      completions.map((completion) => completion.error ?? null),
+      completions.map((completion) => completion.pageId ?? null),
+    ],
+  );
+}
+
+/**
+ * Gives a leased URL back to the frontier, not to be fetched before `delayMs` from now:
+ * `attempted` when a fetch was tried and failed in a way that can pass (it counts towards the
+ * URL's retries), not when the host simply asked to wait.
+ */
+export async function requeueUrl(db: Queryable, id: number, owner: string, delayMs: number, attempted: boolean): Promise<void> {
+  await db.query(
+    `UPDATE frontier SET state = 'queued', lease_owner = NULL, lease_until = NULL, attempts = attempts + $4::int,
+            not_before = now() + make_interval(secs => $3::float8 / 1000)
+      WHERE id = $1 AND lease_owner = $2 AND state = 'leased'`,
+    [id, owner, delayMs, attempted ? 1 : 0],
+  );
+}
+
+/** Every URL `owner` holds goes back to the queue at once (a process that stops cleanly). */
+export async function releaseLeases(db: Queryable, owner: string): Promise<void> {
+  await db.query(`UPDATE frontier SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1 AND state = 'leased'`, [owner]);
+}
+
+/** The site's pages that have a body: a new crawl revisits them (conditionally), so that changes, removals and moves are seen. */
+export async function knownPageUrls(db: Queryable, siteId: number, limit: number): Promise<string[]> {
+  const rows = await db.query<{ url: string }>(`SELECT url FROM pages WHERE site_id = $1 AND content_hash IS NOT NULL ORDER BY id LIMIT $2`, [siteId, limit]);
+  return rows.map((row) => row.url);
+}

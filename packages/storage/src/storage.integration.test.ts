@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { parseSiteConfig } from '@winnow/config';
+import { openDb, type Db } from './db.js';
+import { migrate } from './migrate.js';
+import { findPage, upsertFetchedPage } from './pages.js';
+import { loadRawPage, storeRawPage } from './rawPages.js';
+import { deleteSite, findSite, insertSite, SiteExistsError } from './sites.js';
+import { createScratchDatabase } from './testing/scratchDatabase.js';
+
+const site = parseSiteConfig({ name: 'example', seeds: ['http://127.0.0.1:1/'], allowPrivateAddresses: true });
+
+for (const kind of ['pglite', 'postgres'] as const) {
+  describe(`storage on ${kind}`, async () => {
+    const scratch = kind === 'postgres' ? await createScratchDatabase() : undefined;
+    const db: Db = await openDb({ databaseUrl: scratch?.url, dataDir: 'memory' });
+    after(async () => {
+      await db.close();
+      await scratch?.drop();
+    });
+
+    test('migrations apply once, then nothing is pending', async () => {
+      const first = await migrate(db);
+      assert.ok(first.includes('0001_pipeline.sql'), `applied: ${first.join(', ')}`);
+      assert.deepEqual(await migrate(db), []);
+    });
+
+    test('a body is stored once however many pages return it', async () => {
+      const stored = await insertSite(db, site);
+      const body = Buffer.from('<html><body><p>same bytes</p></body></html>');
+      const first = await storeRawPage(db, body);
+      const second = await storeRawPage(db, body);
+      assert.equal(first, second);
+      const a = await upsertFetchedPage(db, {
+        siteId: stored.id,
+        url: 'http://127.0.0.1:1/a',
+        crawlId: null,
+        status: 200,
+        headers: {},
+        contentType: 'text/html',
+        contentHash: first,
+        fetchError: null,
+      });
+      const b = await upsertFetchedPage(db, {
+        siteId: stored.id,
+        url: 'http://127.0.0.1:1/b',
+        crawlId: null,
+        status: 200,
+        headers: {},
+        contentType: 'text/html',
+        contentHash: second,
+        fetchError: null,
+      });
+      assert.notEqual(a, b);
+      const again = await upsertFetchedPage(db, {
+        siteId: stored.id,
+        url: 'http://127.0.0.1:1/a',
+        crawlId: null,
+        status: 200,
+        headers: {},
+        contentType: 'text/html',
+        contentHash: first,
+        fetchError: null,
+      });
+      assert.equal(again, a, 'a URL keeps its page id across fetches');
+      const [{ count }] = (await db.query<{ count: number }>('SELECT count(*)::int AS count FROM raw_pages')) as [{ count: number }];
+      assert.equal(count, 1);
+      assert.deepEqual(await loadRawPage(db, first), body);
+      assert.equal((await findPage(db, a))?.contentHash, first);
+    });
+
+    test('site names are unique and deleting a site removes its pages', async () => {
+      await assert.rejects(insertSite(db, site), SiteExistsError);
+      const stored = await findSite(db, 'example');
+      assert.ok(stored);
+      assert.equal(await deleteSite(db, 'example'), true);
+      const rows = await db.query('SELECT 1 FROM pages WHERE site_id = $1', [stored.id]);
+      assert.equal(rows.length, 0);
+      assert.equal(await deleteSite(db, 'example'), false);
+    });
+  });
+}

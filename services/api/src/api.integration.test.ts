@@ -1,0 +1,307 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { loadEnv } from '@winnow/config';
+import { addSite, crawlStatus, openRuntime, type Runtime } from '@winnow/runtime';
+import { documentIdFor } from '@winnow/search';
+import type { FastifyInstance } from 'fastify';
+import { buildApi } from './index.js';
+
+const OPERATE = randomBytes(24).toString('hex');
+const SEARCH = randomBytes(24).toString('hex');
+/** The API's own address when built without listening: WINNOW_API_PORT's default. */
+const OWN_HOST = 'localhost:8080';
+
+interface Call {
+  body?: unknown;
+  /** `null` sends no Authorization header. */
+  token?: string | null;
+  host?: string;
+  headers?: Record<string, string>;
+}
+
+/** Requests through `app.inject` (no port): an operate token, JSON bodies and the API's own Host unless told otherwise. */
+function caller(app: FastifyInstance) {
+  return async (method: string, path: string, options: Call = {}) => {
+    const { body, token = OPERATE, host = OWN_HOST, headers = {} } = options;
+    const response = await app.inject({
+      method: method as 'GET',
+      url: path,
+      headers: {
+        host,
+        ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    return { status: response.statusCode, headers: response.headers, body: response.body ? response.json() : undefined };
+  };
+}
+
+/** Every operator endpoint, in an order where each answers 2xx to an operate token. */
+const OPERATOR_CALLS: readonly [string, string, unknown?][] = [
+  ['GET', '/sites'],
+  ['POST', '/sites', { name: 'doors', seeds: ['http://127.0.0.1:9/'], templateEveryMs: 0, allowPrivateAddresses: true }],
+  ['GET', '/sites/doors'],
+  ['PUT', '/sites/doors', { seeds: ['http://127.0.0.1:9/doors/'], templateEveryMs: 0, allowPrivateAddresses: true }],
+  ['POST', '/sites/doors/crawl'],
+  ['GET', '/sites/doors/crawl'],
+  ['POST', '/sites/doors/crawl/stop'],
+  ['POST', '/sites/doors/templates'],
+  ['GET', '/templates'],
+  ['GET', '/templates?site=doors'],
+  ['GET', '/status'],
+  ['GET', '/status/idle'],
+  ['DELETE', '/sites/doors'],
+];
+
+describe('the HTTP API', () => {
+  let rt: Runtime;
+  let app: FastifyInstance;
+  let call: ReturnType<typeof caller>;
+
+  before(async () => {
+    rt = await openRuntime(
+      loadEnv({
+        WINNOW_DATA_DIR: 'memory',
+        WINNOW_LOG_LEVEL: 'silent',
+        WINNOW_API_TOKEN: `operate:${OPERATE},search:${SEARCH}`,
+        WINNOW_API_ALLOWED_HOSTS: 'winnow.example,proxy.example:8443',
+      }),
+    );
+    app = buildApi(rt);
+    call = caller(app);
+    await addSite(rt, { name: 'news', seeds: ['http://127.0.0.1:9/'], templateEveryMs: 0, allowPrivateAddresses: true });
+    const [site] = await rt.db.query<{ id: number }>(`SELECT id FROM sites WHERE name = 'news'`);
+    const documents = Array.from({ length: 25 }, (_, i) => ({
+      url: `http://127.0.0.1:9/${i}.html`,
+      title: `Story ${i}`,
+      mainText: i % 2 === 0 ? `The harbour master <b> spoke at noon.\nTides rose by ${i} feet.` : `Nothing about ports here, story ${i}.`,
+    }));
+    for (const [i, doc] of documents.entries()) {
+      await rt.db.query(`INSERT INTO pages (id, site_id, url) VALUES ($1, $2, $3)`, [i + 1, site?.id, doc.url]);
+    }
+    await rt.search.upsert(
+      documents.map((doc, i) => ({ ...doc, docId: documentIdFor('news', doc.url), pageId: i + 1, site: 'news', templateVersion: 1, extractedAt: new Date() })),
+    );
+  });
+  after(async () => {
+    await app.close();
+    await rt.close();
+  });
+
+  test('health and readiness are open to anyone, whatever the Host', async () => {
+    assert.deepEqual((await call('GET', '/health', { token: null, host: '10.1.2.3:8080' })).body, { status: 'ok' });
+    const ready = await call('GET', '/ready', { token: null, host: '10.1.2.3:8080' });
+    assert.equal(ready.status, 200);
+    assert.deepEqual(ready.body.checks, { database: 'ok', redis: 'ok', search: 'ok' });
+  });
+
+  test('every operator endpoint: 401 without a token or with an unknown one, 403 with a search token, 2xx with an operate token', async () => {
+    for (const [method, path, body] of OPERATOR_CALLS) {
+      const what = `${method} ${path}`;
+      const anonymous = await call(method, path, { body, token: null });
+      assert.equal(anonymous.status, 401, what);
+      assert.equal(anonymous.headers['www-authenticate'], 'Bearer realm="winnow"', what);
+      assert.match(anonymous.body.error, /needs a bearer token/, what);
+      const unknown = await call(method, path, { body, token: randomBytes(24).toString('hex') });
+      assert.equal(unknown.status, 401, what);
+      assert.match(String(unknown.headers['www-authenticate']), /error="invalid_token"/, what);
+      const wrongScheme = await call(method, path, { body, token: null, headers: { authorization: `Basic ${OPERATE}` } });
+      assert.equal(wrongScheme.status, 401, what);
+      const searchToken = await call(method, path, { body, token: SEARCH });
+      assert.equal(searchToken.status, 403, what);
+      assert.match(searchToken.body.error, /needs a token of scope operate; the token sent has scope search/, what);
+      const operator = await call(method, path, { body });
+      assert.ok(operator.status >= 200 && operator.status < 300, `${what}: ${operator.status} ${JSON.stringify(operator.body)}`);
+    }
+  });
+
+  test('search takes a token of either scope and refuses a missing or unknown one', async () => {
+    const path = '/search?q=harbour';
+    assert.equal((await call('GET', path, { token: SEARCH })).body.total, 13);
+    assert.equal((await call('GET', path, { token: OPERATE })).body.total, 13);
+    const anonymous = await call('GET', path, { token: null });
+    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.headers['www-authenticate'], 'Bearer realm="winnow"');
+    assert.equal((await call('GET', path, { token: `${SEARCH}x` })).status, 401);
+  });
+
+  test('without a configured token: search is open, operator endpoints answer 401 saying to set WINNOW_API_TOKEN', async () => {
+    const open = buildApi({ ...rt, env: { ...rt.env, WINNOW_API_TOKEN: [] } });
+    try {
+      const callOpen = caller(open);
+      assert.equal((await callOpen('GET', '/search?q=harbour', { token: null })).body.total, 13);
+      assert.equal((await callOpen('GET', '/health', { token: null })).status, 200);
+      for (const [method, path, body] of OPERATOR_CALLS) {
+        for (const token of [null, OPERATE]) {
+          const refused = await callOpen(method, path, { body, token });
+          assert.equal(refused.status, 401, `${method} ${path}`);
+          assert.equal(refused.headers['www-authenticate'], 'Bearer realm="winnow"');
+          assert.match(refused.body.error, /this API has none: set WINNOW_API_TOKEN/);
+        }
+      }
+      assert.equal((await callOpen('GET', '/search?q=harbour', { host: 'rebound.example:8080', token: null })).status, 421, 'the Host check still applies');
+    } finally {
+      await open.close();
+    }
+  });
+
+  test('a cross-origin text/plain, form or multipart POST is refused and acts on nothing', async () => {
+    const before = await crawlStatus(rt, 'news');
+    const browser = { origin: 'http://attacker.example' };
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const anonymous = await call('POST', '/sites/news/crawl', { token: null, headers: { ...browser, 'content-type': contentType }, body: '{}' });
+      assert.equal(anonymous.status, 401, contentType);
+      assert.equal(anonymous.headers['access-control-allow-origin'], undefined);
+      const withToken = await call('POST', '/sites/news/crawl', { headers: { 'content-type': contentType }, body: '{}' });
+      assert.equal(withToken.status, 415, contentType);
+      assert.match(withToken.body.error, /request body must be JSON sent with Content-Type: application\/json/);
+    }
+    const stop = await call('POST', '/sites/news/crawl/stop', { headers: { 'content-type': 'text/plain' }, body: 'stop' });
+    assert.equal(stop.status, 415);
+    assert.deepEqual(await crawlStatus(rt, 'news'), before, 'no crawl was started or stopped');
+    const preflight = await call('OPTIONS', '/sites/news/crawl', {
+      token: null,
+      headers: { ...browser, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+    });
+    assert.ok(preflight.status >= 400, 'a preflight is never approved');
+    assert.equal(preflight.headers['access-control-allow-origin'], undefined);
+  });
+
+  test("a Host that is not the API's is refused (DNS rebinding); its own, loopback and allowed names are answered", async () => {
+    for (const host of ['localhost:8080', '127.0.0.1:8080', '[::1]:8080', 'LOCALHOST:8080', 'winnow.example', 'winnow.example:1234', 'proxy.example:8443']) {
+      assert.equal((await call('GET', '/status', { host })).status, 200, host);
+    }
+    for (const host of [
+      'rebound.example:8080',
+      'localhost:9999',
+      'localhost',
+      'proxy.example:80',
+      'proxy.example',
+      'evil.example@localhost:8080',
+      '10.0.0.5:8080',
+    ]) {
+      const refused = await call('GET', '/status', { host });
+      assert.equal(refused.status, 421, host);
+      assert.match(refused.body.error, /is not this API's address; .* WINNOW_API_ALLOWED_HOSTS/, host);
+    }
+    assert.equal((await call('GET', '/search?q=harbour', { host: 'rebound.example:8080', token: SEARCH })).status, 421);
+    assert.throws(
+      () => buildApi({ ...rt, env: { ...rt.env, WINNOW_API_ALLOWED_HOSTS: ['winnow.example/admin'] } }),
+      /WINNOW_API_ALLOWED_HOSTS: "winnow.example\/admin" is not a host name or host:port/,
+    );
+  });
+
+  test('an unknown route needs a token like any operator endpoint, then is a 404 with the reason', async () => {
+    assert.equal((await call('GET', '/admin', { token: null })).status, 401);
+    const missing = await call('GET', '/admin?x=1');
+    assert.equal(missing.status, 404);
+    assert.deepEqual(missing.body, { error: 'no route GET /admin' });
+  });
+
+  test('a body with a prototype-pollution key is refused with a 400 that names the key; malformed JSON gets a clear 400', async () => {
+    const proto = await call('POST', '/sites', { body: `{"__proto__": {"admin": true}, "name": "polluted", "seeds": ["http://127.0.0.1:9/"]}` });
+    assert.equal(proto.status, 400);
+    assert.match(proto.body.error, /the key "__proto__" is refused/);
+    const ordinary = await call('PUT', '/sites/news', { body: { seeds: ['http://127.0.0.1:9/'], templateEveryMs: 0, allowPrivateAddresses: true } });
+    assert.equal(ordinary.status, 200, 'an ordinary body passes');
+    const constructorKey = await call('PUT', '/sites/news', {
+      body: `{"seeds": ["http://127.0.0.1:9/"], "allowPrivateAddresses": true, "x": {"constructor": {"prototype": {"admin": true}}}}`,
+    });
+    assert.equal(constructorKey.status, 400);
+    assert.match(constructorKey.body.error, /the key "constructor.prototype" is refused/);
+    const malformed = await call('POST', '/sites', { body: '{"name": ' });
+    assert.equal(malformed.status, 400);
+    assert.match(malformed.body.error, /the request body is not valid JSON: /);
+  });
+
+  test('sites: create, read, replace, delete; bad bodies get 400 with the reason', async () => {
+    const created = await call('POST', '/sites', { body: { name: 'blog', seeds: ['http://127.0.0.1:9/blog/'], maxPages: 50, allowPrivateAddresses: true } });
+    assert.equal(created.status, 201);
+    assert.equal(created.body.site.config.maxPages, 50);
+    assert.equal((await call('POST', '/sites', { body: { name: 'blog', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true } })).status, 409);
+    const malformed = await call('POST', '/sites', { body: { name: 'x', seeds: ['ftp//nope'] } });
+    assert.equal(malformed.status, 400);
+    assert.match(malformed.body.error, /seeds\.0: must be an absolute http\(s\) URL/);
+    const unknownField = await call('POST', '/sites', { body: { name: 'y', seeds: ['http://127.0.0.1:9/'], maxPagez: 3, allowPrivateAddresses: true } });
+    assert.equal(unknownField.status, 400);
+    assert.match(unknownField.body.error, /maxPagez/);
+    const replaced = await call('PUT', '/sites/blog', { body: { seeds: ['http://127.0.0.1:9/other/'], maxDepth: 2, allowPrivateAddresses: true } });
+    assert.equal(replaced.status, 200);
+    assert.deepEqual(replaced.body.site.config.seeds, ['http://127.0.0.1:9/other/']);
+    assert.equal((await call('DELETE', '/sites/blog')).status, 204);
+    assert.equal((await call('GET', '/sites/blog')).status, 404);
+  });
+
+  test('an unknown site is a 404 everywhere', async () => {
+    for (const [method, path] of [
+      ['GET', '/sites/nosuch'],
+      ['POST', '/sites/nosuch/crawl'],
+      ['POST', '/sites/nosuch/crawl/stop'],
+      ['POST', '/sites/nosuch/templates'],
+      ['DELETE', '/sites/nosuch'],
+      ['GET', '/search?q=harbour&site=nosuch'],
+      ['GET', '/templates?site=nosuch'],
+    ] as const) {
+      const response = await call(method, path);
+      assert.equal(response.status, 404, `${method} ${path}`);
+      assert.match(response.body.error, /no site named "nosuch"/);
+    }
+    for (const path of ['/sites/a%00b', '/templates?site=a%00b', '/search?q=x&site=a%00b']) {
+      const response = await call('GET', path);
+      assert.equal(response.status, 404, `${path}: a name with a NUL byte names no site`);
+    }
+  });
+
+  test('crawl start is accepted once; a second while the first is queued conflicts', async () => {
+    const first = await call('POST', '/sites/news/crawl');
+    assert.equal(first.status, 202);
+    assert.equal(first.body.crawl.state, 'queued');
+    assert.equal((await call('POST', '/sites/news/crawl')).status, 409);
+    assert.equal((await call('GET', '/sites/news/crawl')).body.crawl.id, first.body.crawl.id);
+    assert.deepEqual((await call('GET', '/status/idle')).body, { idle: false });
+    assert.equal((await call('POST', '/sites/news/crawl/stop')).body.crawl.state, 'stopped', 'no crawler holds it: it stops at once');
+  });
+
+  test('search: exact phrase, highlights, site filter, pagination', async () => {
+    const phrase = await call('GET', `/search?q=${encodeURIComponent('"noon tides rose"')}&size=5`, { token: SEARCH });
+    assert.equal(phrase.status, 200);
+    assert.equal(phrase.body.total, 13, 'the phrase crosses the line between two blocks');
+    assert.equal(phrase.body.hits.length, 5);
+    assert.match(phrase.body.hits[0].highlights[0], /<mark>noon\.\nTides rose<\/mark>|<mark>noon\. Tides rose<\/mark>/);
+    assert.match(phrase.body.hits[0].highlights[0], /&#60;b&#62;/, 'text is HTML-escaped');
+    const last = await call('GET', `/search?q=${encodeURIComponent('"noon tides rose"')}&size=5&page=3`, { token: SEARCH });
+    assert.equal(last.body.hits.length, 3);
+    const seen = new Set([...phrase.body.hits, ...last.body.hits].map((hit: { url: string }) => hit.url));
+    assert.equal(seen.size, 8, 'pages do not overlap');
+    assert.equal((await call('GET', `/search?q=${encodeURIComponent('"tides noon"')}`)).body.total, 0, 'order matters in a phrase');
+    assert.equal((await call('GET', '/search?q=harbour%20ports')).body.total, 0, 'terms must all occur');
+    assert.equal((await call('GET', '/search?q=harbour&site=news')).body.total, 13);
+  });
+
+  test('bad search requests get 400 with the reason', async () => {
+    for (const [path, reason] of [
+      ['/search', /no words/],
+      ['/search?q=%22unclosed', /unclosed quote/],
+      ['/search?q=%22%22', /quoted phrase has no words/],
+      [`/search?q=${'a'.repeat(600)}`, /at most 500/],
+      ['/search?q=x&size=1000', /size must be/],
+      ['/search?q=x&page=0', /page must be/],
+      ['/search?q=x&page=abc', /page must be a positive integer/],
+      ['/search?q=a&q=b', /must be a string/],
+    ] as const) {
+      const response = await call('GET', path, { token: SEARCH });
+      assert.equal(response.status, 400, path);
+      assert.match(response.body.error, reason, path);
+    }
+  });
+
+  test('status reports sites and queues', async () => {
+    const status = await call('GET', '/status');
+    assert.equal(status.status, 200);
+    assert.equal(status.body.sites.find((site: { site: string }) => site.site === 'news').indexed, 25);
+    assert.ok('extract' in status.body.queues);
+  });
+});

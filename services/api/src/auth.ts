@@ -1,0 +1,55 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { ApiToken, TokenScope } from '@winnow/config';
+import { RequestRefusedError } from './errors.js';
+
+/**
+ * What a route needs: `probe` is open to anyone (liveness and readiness, for orchestrators);
+ * `search` needs a token of either scope once any token is configured; `operate` always needs an
+ * operate token. A route that says nothing is `operate`, so a new route is closed until opened.
+ */
+export type Access = 'probe' | TokenScope;
+
+/** The scopes whose tokens a route of each access accepts: an operate token may also search. */
+const SCOPES_FOR: Record<TokenScope, readonly TokenScope[]> = {
+  search: ['search', 'operate'],
+  operate: ['operate'],
+};
+
+const CHALLENGE = 'Bearer realm="winnow"';
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/**
+ * Checks a request's `Authorization: Bearer <token>` against the configured tokens and throws the
+ * refusal when it does not allow `needed`. Tokens are compared as SHA-256 digests with
+ * `timingSafeEqual`, every configured token each time, so the time taken tells nothing about how
+ * much of a token an attacker has guessed. Tokens never appear in a message.
+ */
+export function bearerGuard(tokens: readonly ApiToken[]): (authorization: string | undefined, needed: TokenScope) => void {
+  const known = tokens.map((token) => ({ scope: token.scope, digest: sha256(token.token) }));
+  return (authorization, needed) => {
+    if (known.length === 0) {
+      if (needed === 'search') return;
+      throw new RequestRefusedError(
+        'no-token-configured',
+        'operator endpoints need a bearer token and this API has none: set WINNOW_API_TOKEN (operate:<a long random string>) where the API runs, and send it as Authorization: Bearer <token>',
+        CHALLENGE,
+      );
+    }
+    const presented = /^Bearer +(\S+) *$/i.exec(authorization ?? '')?.[1];
+    if (presented === undefined) {
+      throw new RequestRefusedError('token-missing', 'this endpoint needs a bearer token: send Authorization: Bearer <token>', CHALLENGE);
+    }
+    const digest = sha256(presented);
+    let scope: TokenScope | undefined;
+    for (const token of known) if (timingSafeEqual(token.digest, digest)) scope ??= token.scope;
+    if (scope === undefined) throw new RequestRefusedError('token-unknown', 'the bearer token is not valid', `${CHALLENGE}, error="invalid_token"`);
+    if (!SCOPES_FOR[needed].includes(scope)) {
+      throw new RequestRefusedError(
+        'scope-insufficient',
+        `this endpoint needs a token of scope ${needed}; the token sent has scope ${scope}`,
+        `${CHALLENGE}, error="insufficient_scope", scope="${needed}"`,
+      );
+    }
+  };
+}

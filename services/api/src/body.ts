@@ -1,0 +1,41 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { RequestRefusedError } from './errors.js';
+
+/**
+ * Refuses a request that carries a body in anything but JSON. A browser page on another origin
+ * can send `text/plain`, form or multipart bodies without a CORS preflight, but never
+ * `application/json`: requiring it (and never answering preflights) keeps such pages from acting
+ * on the API. A request without a body passes; it still needs its bearer token.
+ */
+export function requireJsonBody(headers: IncomingHttpHeaders): void {
+  const hasBody = headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+  if (!hasBody) return;
+  const mediaType = headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  if (mediaType === 'application/json') return;
+  throw new RequestRefusedError(
+    'body-not-json',
+    `a request body must be JSON sent with Content-Type: application/json (this one is ${mediaType ? mediaType : 'untyped'})`,
+  );
+}
+
+/** Refuses the keys through which a parsed body could reach an object's prototype once merged or copied. */
+function refusePrototypeKeys(key: string, value: unknown): unknown {
+  const prototypeKey =
+    key === '__proto__'
+      ? '__proto__'
+      : key === 'constructor' && typeof value === 'object' && value !== null && Object.hasOwn(value, 'prototype')
+        ? 'constructor.prototype'
+        : undefined;
+  if (prototypeKey) throw new RequestRefusedError('body-forbidden-key', `the key "${prototypeKey}" is refused in a request body (prototype pollution)`);
+  return value;
+}
+
+/** Parses a JSON request body: malformed JSON and prototype-pollution keys are refused with a 400 saying which. */
+export function parseJsonBody(text: string): unknown {
+  try {
+    return JSON.parse(text, refusePrototypeKeys);
+  } catch (error) {
+    if (error instanceof RequestRefusedError) throw error;
+    throw new RequestRefusedError('body-malformed', `the request body is not valid JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import { loadEnv } from '@winnow/config';
+import { addSite, openRuntime, type Runtime, startCrawl } from '@winnow/runtime';
+import { findPageByUrl, findSite, loadRawPage } from '@winnow/storage';
+import { startCrawler } from './crawler.js';
+import { crawlToEnd } from './testing/crawlToEnd.js';
+
+/** Pages whose text and links exist only after their script has run. */
+const rendered = (text: string, link: string) =>
+  `<html><head><title>${text}</title></head><body><div id="app"></div><script>
+document.getElementById('app').innerHTML = '<article><p>${text}</p><a href="${link}">next</a></article>';
+fetch('/data.json').then((r) => r.json()).then((data) => { document.getElementById('app').insertAdjacentHTML('beforeend', '<p>' + data.note + '</p>'); });
+</script></body></html>`;
+
+let server: Server;
+let origin: string;
+let rt: Runtime;
+const userAgents: string[] = [];
+/** Chromium's own traffic goes to a proxy that answers nothing: the test reaches no outside host. */
+const env = { WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_BROWSER_PROXY: 'http://127.0.0.1:9' };
+
+before(async () => {
+  server = createServer((request, response) => {
+    userAgents.push(request.headers['user-agent'] ?? '');
+    const pages: Record<string, string> = {
+      '/': rendered('Rendered by script on the home page', '/two.html'),
+      '/two.html': rendered('The second page, also rendered', '/'),
+    };
+    const page = pages[request.url ?? ''];
+    if (request.url === '/robots.txt') return void response.writeHead(404).end();
+    if (request.url === '/data.json') return void response.writeHead(200, { 'content-type': 'application/json' }).end('{"note":"fetched by the page script"}');
+    if (!page) return void response.writeHead(404, { 'content-type': 'text/html' }).end('<p>none</p>');
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  rt = await openRuntime(loadEnv(env));
+});
+
+after(async () => {
+  await rt.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+test('a site configured as JavaScript-rendered is crawled in the system Chromium: the stored page is the rendered DOM', async () => {
+  const crawler = startCrawler(rt);
+  try {
+    await addSite(rt, { name: 'spa', seeds: [`${origin}/`], render: 'browser', templateEveryMs: 0, allowPrivateAddresses: true });
+    const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'spa')).id);
+    assert.equal(crawl.state, 'finished');
+    assert.equal(crawl.pagesStored, 2, 'the link that only the script writes was followed');
+    const site = await findSite(rt.db, 'spa');
+    const home = await findPageByUrl(rt.db, site?.id ?? 0, `${origin}/`);
+    assert.equal(home?.status, 200);
+    const body = (await loadRawPage(rt.db, home?.contentHash ?? ''))?.toString('utf8') ?? '';
+    assert.match(body, /<article><p>Rendered by script on the home page<\/p>/);
+    assert.match(body, /fetched by the page script/, "the page's own request went through the crawler");
+    assert.ok(userAgents.length >= 4);
+    assert.ok(
+      userAgents.every((agent) => agent === rt.env.WINNOW_USER_AGENT),
+      `every request, the browser's included, names Winnow: ${[...new Set(userAgents)].join(' | ')}`,
+    );
+  } finally {
+    await crawler.close();
+  }
+});
+
+test('without a Chromium, a browser crawl fails at once with what to do', async () => {
+  const noBrowser = await openRuntime(loadEnv({ ...env, WINNOW_CHROMIUM_PATH: '/nonexistent/chromium' }));
+  const crawler = startCrawler(noBrowser);
+  try {
+    await addSite(noBrowser, { name: 'spa', seeds: [`${origin}/`], render: 'browser', templateEveryMs: 0, allowPrivateAddresses: true });
+    const crawl = await crawlToEnd(noBrowser, (await startCrawl(noBrowser, 'spa')).id);
+    assert.equal(crawl.state, 'failed');
+    assert.match(crawl.error ?? '', /no Chromium at \/nonexistent\/chromium: install it \(Debian: apt-get install chromium\)/);
+  } finally {
+    await crawler.close();
+    await noBrowser.close();
+  }
+});

@@ -1,0 +1,279 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { loadEnv } from '@winnow/config';
+import { addSite, openRuntime, recrawlScheduleId, removeSite, type Runtime, type Service, startCrawl, stopCrawl } from '@winnow/runtime';
+import { findCrawl, findPageByUrl, findSite, latestCrawl } from '@winnow/storage';
+import { startCrawler } from './crawler.js';
+import { crawlToEnd } from './testing/crawlToEnd.js';
+import { serveGeneratedSite } from './testing/generatedSite.js';
+
+const article = (n: number, links: string) =>
+  `<html><head><title>Page ${n}</title></head><body><nav>${links}</nav><article><p>Paragraph number ${n} of the test site, long enough to read.</p></article></body></html>`;
+
+/** A server on 127.0.0.1 that records the requests it receives: nothing may reach it. */
+async function canaryServer(): Promise<{ server: Server; port: number; hits: string[] }> {
+  const hits: string[] = [];
+  const server = createServer((request, response) => {
+    hits.push(request.url ?? '');
+    response.writeHead(200, { 'content-type': 'text/html' }).end('<p>internal admin page: secret words</p>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, hits };
+}
+
+/** A small site with every kind of response a crawl must survive, on 127.0.0.1. */
+function testSite(canaryPort: () => number): Server {
+  const links = ['/a.html', '/b.html', '/big.html', '/file.pdf', '/missing.html', '/private/secret.html', '/same.html']
+    .map((href) => `<a href="${href}">${href}</a>`)
+    .join(' ');
+  return createServer((request, response) => {
+    const html = (body: string) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    switch (request.url) {
+      case '/robots.txt':
+        return void response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
+      case '/':
+        return void html(article(0, links));
+      case '/a.html':
+        return void html(article(1, links));
+      case '/b.html':
+        return void html(article(2, links));
+      case '/same.html':
+        return void html(article(1, links)); // the same bytes as /a.html
+      case '/big.html':
+        return void html(`<html><body><p>${'x'.repeat(8000)}</p></body></html>`);
+      case '/file.pdf':
+        return void response.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4 binary');
+      case '/private/secret.html':
+        return void html(article(99, ''));
+      case '/to-internal':
+        return void response.writeHead(302, { location: `http://127.0.0.1:${canaryPort()}/admin` }).end();
+      case '/to-metadata':
+        return void response.writeHead(301, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+      case '/redirects':
+        return void html(article(3, '<a href="/to-internal">internal</a> <a href="/to-metadata">metadata</a>'));
+      default:
+        return void response.writeHead(404, { 'content-type': 'text/html' }).end('<p>not found</p>');
+    }
+  });
+}
+
+describe('crawling a site', () => {
+  let rt: Runtime;
+  let crawler: Service;
+  let server: Server;
+  let origin: string;
+  let canary: Awaited<ReturnType<typeof canaryServer>>;
+  before(async () => {
+    canary = await canaryServer();
+    server = testSite(() => canary.port);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_MAX_PAGE_BYTES: '4096' }));
+    // canary.test stands for a public-looking name whose DNS answer is an internal address.
+    crawler = startCrawler(rt, { resolve: async (hostname) => (hostname === 'canary.test' ? ['127.0.0.1'] : []) });
+  });
+  after(async () => {
+    await crawler.close();
+    await rt.close();
+    for (const listening of [server, canary.server]) {
+      listening.closeAllConnections();
+      await new Promise((resolve) => listening.close(resolve));
+    }
+  });
+
+  test('stores HTML pages once by content hash, records refused responses with their reason, honours robots.txt', async () => {
+    await addSite(rt, { name: 'mixed', seeds: [`${origin}/`], templateEveryMs: 0, allowPrivateAddresses: true });
+    const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'mixed')).id);
+    assert.equal(crawl.state, 'finished');
+    const site = await findSite(rt.db, 'mixed');
+    assert.ok(site);
+    const page = (path: string) => findPageByUrl(rt.db, site.id, `${origin}${path}`);
+    for (const path of ['/', '/a.html', '/b.html', '/same.html']) assert.ok((await page(path))?.contentHash, `${path} stored`);
+    assert.equal((await page('/same.html'))?.contentHash, (await page('/a.html'))?.contentHash);
+    const [{ bodies }] = (await rt.db.query<{ bodies: number }>('SELECT count(*)::int AS bodies FROM raw_pages')) as [{ bodies: number }];
+    assert.equal(bodies, 3, 'identical bodies are stored once');
+    assert.match((await page('/big.html'))?.fetchError ?? '', /larger than the limit of 4096/);
+    assert.match((await page('/file.pdf'))?.fetchError ?? '', /not HTML: application\/pdf/);
+    assert.match((await page('/missing.html'))?.fetchError ?? '', /HTTP 404/);
+    for (const path of ['/big.html', '/file.pdf', '/missing.html']) assert.equal((await page(path))?.contentHash, null);
+    assert.equal(await page('/private/secret.html'), undefined, 'robots.txt disallows it');
+    assert.equal(crawl.pagesStored, 4);
+    assert.equal(crawl.pagesRejected, 3);
+    assert.equal(crawl.counts.disallowed, 1);
+    const extractJobs = await rt.queues.queue('extract').getJobs(['waiting']);
+    assert.equal(extractJobs.length, 4, 'only stored pages are enqueued, by id');
+    assert.ok(extractJobs.every((job) => Object.keys(job.data).join() === 'pageId'));
+  });
+
+  test("a site's recrawl schedule starts crawls on its own, and goes with the site", async () => {
+    const site = await addSite(rt, { name: 'scheduled', seeds: [`${origin}/`], allowPrivateAddresses: true, templateEveryMs: 0, recrawlEveryMs: 1000 });
+    const schedulers = async () => (await rt.queues.queue('crawl').getJobSchedulers()).map((scheduler) => scheduler.key);
+    assert.ok((await schedulers()).includes(recrawlScheduleId(site.id)));
+    let crawl: Awaited<ReturnType<typeof latestCrawl>>;
+    for (let i = 0; i < 100 && !(crawl = await latestCrawl(rt.db, site.id)); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(crawl, 'the schedule started a crawl');
+    await crawlToEnd(rt, crawl.id);
+    await removeSite(rt, 'scheduled');
+    assert.ok(!(await schedulers()).includes(recrawlScheduleId(site.id)), 'removing the site removes its schedule');
+  });
+
+  test('a malformed seed or an unknown site is refused with a clear error', async () => {
+    await assert.rejects(addSite(rt, { name: 'bad', seeds: ['not a url'] }), /seeds\.0: must be an absolute http\(s\) URL/);
+    await assert.rejects(addSite(rt, { name: 'Bad Name', seeds: [`${origin}/`], allowPrivateAddresses: true }), /name: must be 1-63 lowercase/);
+    await assert.rejects(startCrawl(rt, 'nosuch'), /no site named "nosuch"/);
+  });
+
+  test("an operator's stop ends a crawl early", async () => {
+    await addSite(rt, { name: 'stopped', seeds: [`${origin}/`], templateEveryMs: 0, concurrency: 1, delayMs: 300, allowPrivateAddresses: true });
+    const crawl = await startCrawl(rt, 'stopped');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await stopCrawl(rt, 'stopped');
+    const ended = await crawlToEnd(rt, crawl.id);
+    assert.equal(ended.state, 'stopped');
+    assert.ok(ended.pagesStored < 4, `stored ${ended.pagesStored}`);
+  });
+
+  test('a redirect to an internal address or outside the allowed URLs is refused and recorded; nothing reaches the target', async () => {
+    await addSite(rt, { name: 'redirects', seeds: [`${origin}/redirects`], allowPrivateAddresses: true, templateEveryMs: 0 });
+    await crawlToEnd(rt, (await startCrawl(rt, 'redirects')).id);
+    const site = await findSite(rt.db, 'redirects');
+    const page = (path: string) => findPageByUrl(rt.db, site?.id ?? 0, `${origin}${path}`);
+    assert.match((await page('/to-internal'))?.fetchError ?? '', /redirect to http:\/\/127\.0\.0\.1:\d+\/admin refused: outside the site's allowed URLs/);
+    assert.match((await page('/to-metadata'))?.fetchError ?? '', /redirect to http:\/\/169\.254\.169\.254\/latest\/meta-data\/ refused/);
+
+    // Even when the site allows every URL, the metadata service stays out of reach.
+    await addSite(rt, { name: 'open-globs', seeds: [`${origin}/to-metadata`], allow: ['http://**'], allowPrivateAddresses: true, templateEveryMs: 0 });
+    await crawlToEnd(rt, (await startCrawl(rt, 'open-globs')).id);
+    const open = await findSite(rt.db, 'open-globs');
+    assert.match((await findPageByUrl(rt.db, open?.id ?? 0, `${origin}/to-metadata`))?.fetchError ?? '', /169\.254\.169\.254 is a cloud metadata address/);
+    assert.equal(canary.hits.length, 0, 'the internal server was never reached');
+  });
+
+  test('a seed whose host name resolves to an internal address is refused at the connection, and the crawl says nothing could be fetched', async () => {
+    await addSite(rt, { name: 'rebind', seeds: [`http://canary.test:${canary.port}/admin`], templateEveryMs: 0 });
+    const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'rebind')).id);
+    assert.equal(crawl.state, 'failed');
+    assert.match(crawl.error ?? '', /nothing could be fetched: refused: canary\.test resolves to .*127\.0\.0\.1 is a private address/);
+    const site = await findSite(rt.db, 'rebind');
+    const page = await findPageByUrl(rt.db, site?.id ?? 0, `http://canary.test:${canary.port}/admin`);
+    assert.match(page?.fetchError ?? '', /refused: canary\.test resolves to/);
+    assert.equal(page?.contentHash, null);
+    assert.equal(canary.hits.length, 0, 'the internal server was never reached');
+    assert.equal((await findCrawl(rt.db, crawl.id))?.pagesRejected, 1);
+  });
+
+  test('an unreachable seed says "connection refused"', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await addSite(rt, { name: 'unreachable', seeds: [`http://127.0.0.1:${port}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
+    const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'unreachable')).id);
+    assert.equal(crawl.state, 'failed');
+    assert.match(crawl.error ?? '', /nothing could be fetched: .*connection refused/);
+  });
+});
+
+describe('politeness towards a site', () => {
+  let rt: Runtime;
+  let crawler: Service;
+  before(async () => {
+    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
+    crawler = startCrawler(rt);
+  });
+  after(async () => {
+    await crawler.close();
+    await rt.close();
+  });
+
+  test('every request names Winnow, and the robots.txt group for winnowbot is the one obeyed', async () => {
+    const site = await serveGeneratedSite({
+      pages: 4,
+      robotsTxt: 'User-agent: winnowbot\nDisallow: /articles/2.html\n\nUser-agent: *\nDisallow: /\n',
+    });
+    try {
+      await addSite(rt, { name: 'agent', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
+      const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'agent')).id);
+      assert.equal(crawl.state, 'finished');
+      assert.equal(site.hits('/articles/1.html'), 1, 'allowed to winnowbot although disallowed to everyone else');
+      assert.equal(site.hits('/articles/2.html'), 0, "disallowed by winnowbot's own group");
+      assert.equal(crawl.counts.disallowed, 1);
+      assert.ok(site.requests.length > 3);
+      assert.ok(
+        site.requests.every((request) => request.userAgent === rt.env.WINNOW_USER_AGENT),
+        'robots.txt included, every request carries the configured User-Agent',
+      );
+      assert.match(rt.env.WINNOW_USER_AGENT, /^WinnowBot\/[\d.]+ \(\+https?:\/\/\S+\)$/);
+    } finally {
+      await site.close();
+    }
+  });
+
+  test('a 429 with Retry-After backs the whole host off, then the page is fetched', async () => {
+    let busyAt = 0;
+    const site = await serveGeneratedSite({
+      pages: 2,
+      override: (request, response, seen) => {
+        if (request.url !== '/articles/1.html' || seen > 1) return false;
+        busyAt = Date.now();
+        response.writeHead(429, { 'retry-after': '2', 'content-type': 'text/plain' }).end('slow down');
+        return true;
+      },
+    });
+    try {
+      await addSite(rt, { name: 'busy', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0, concurrency: 1 });
+      const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'busy')).id);
+      assert.equal(crawl.pagesStored, site.paths.length, 'the page refused with 429 was fetched again');
+      const after429 = site.requests.filter((request) => request.at > busyAt).map((request) => request.at - busyAt);
+      assert.ok(after429.length > 0);
+      assert.ok(Math.min(...after429) >= 2000, `the host was asked again ${Math.min(...after429)} ms after its Retry-After: 2`);
+    } finally {
+      await site.close();
+    }
+  });
+
+  test('sitemaps named by robots.txt join the frontier; a per-pattern cap stops a trap', async () => {
+    let origin = '';
+    const site = await serveGeneratedSite({
+      pages: 30,
+      override: (request, response) => {
+        if (request.url === '/robots.txt') {
+          response.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nAllow: /\nSitemap: ${origin}/listed.xml\n`);
+          return true;
+        }
+        if (request.url === '/listed.xml') {
+          response
+            .writeHead(200, { 'content-type': 'application/xml' })
+            .end(
+              `<urlset><url><loc>${origin}/articles/25.html</loc></url>${[1, 2, 3].map((day) => `<url><loc>${origin}/calendar/2026/${day}.html</loc></url>`).join('')}</urlset>`,
+            );
+          return true;
+        }
+        return false;
+      },
+    });
+    origin = site.origin;
+    try {
+      await addSite(rt, {
+        name: 'mapped',
+        seeds: [`${site.origin}/`],
+        allowPrivateAddresses: true,
+        templateEveryMs: 0,
+        maxDepth: 0,
+        sitemaps: true,
+        maxPagesPerPattern: 1,
+      });
+      const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'mapped')).id);
+      assert.equal(site.hits('/listed.xml'), 1);
+      assert.equal(site.hits('/articles/25.html'), 1, 'a page known only from the sitemap was fetched');
+      assert.equal(site.hits('/articles/1.html'), 0, 'maxDepth 0: links of the seed are not followed');
+      const calendar = site.requests.filter((request) => request.path.startsWith('/calendar/')).length;
+      assert.equal(calendar, 1, 'one page of the pattern /calendar/:n/:n.html, as capped');
+      assert.equal(crawl.state, 'finished');
+    } finally {
+      await site.close();
+    }
+  });
+});

@@ -1,0 +1,381 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type { SiteConfig } from '@winnow/config';
+import { startWorker, type Worker } from '@winnow/queue';
+import { type Runtime, type Service, syncSchedules, whileUnavailable } from '@winnow/runtime';
+import {
+  admitUrls,
+  CrawlActiveError,
+  type Completion,
+  completeUrls,
+  countStoredPages,
+  failCrawl,
+  findSiteById,
+  insertCrawl,
+  knownPageUrls,
+  type LeasedUrl,
+  leaseUrls,
+  listSites,
+  openCrawlIds,
+  releaseLeases,
+  renewLeases,
+  requeueUrl,
+  type Site,
+  settleCrawl,
+  startQueuedCrawl,
+  unextractedPages,
+} from '@winnow/storage';
+import { Redis } from 'ioredis';
+import { startingEntries } from './admission.js';
+import { BrowserRenderer } from './browser.js';
+import { Fetcher, type Resolve } from './fetcher.js';
+import { type HostPace, Politeness } from './politeness.js';
+import { RobotsCache } from './robots.js';
+import { DEFAULT_TRACKING_PARAMS } from './urls.js';
+import { extractionJobId, type Visit, type VisitContext, visit } from './visit.js';
+
+export interface CrawlerOptions {
+  /** Resolves host names; the system resolver unless a test stands in for DNS. */
+  resolve?: Resolve;
+}
+
+/** After this many stored pages a site without templates gets its first preparation. */
+export function firstTemplateThreshold(config: SiteConfig): number {
+  return 2 * config.minTemplatePages;
+}
+
+/** How often open crawls are checked for an end, and queued ones for a start, at most. */
+const HOUSEKEEPING_MS = 500;
+/** Site rows are read again after this long (an operator may have changed the configuration). */
+const SITE_CACHE_MS = 5000;
+/** Completed URLs are written together: at most this many, at most this long after the first. */
+const COMPLETION_BATCH = 64;
+const COMPLETION_FLUSH_MS = 25;
+/** URLs remembered per crawl as admitted, so that links already in the frontier cost no round trip; past this, the database alone decides. */
+const ADMITTED_MEMORY = 500_000;
+
+/**
+ * A crawler process: it fetches URLs of every running crawl from the frontier shared with every
+ * other crawler process (Postgres, `frontier` table), up to `WINNOW_CRAWL_CONCURRENCY` at once,
+ * each host paced through Redis (`Politeness`) and robots.txt (`RobotsCache`). Any number of
+ * these run on any number of machines: a URL is leased to one of them, leases are renewed while
+ * the process lives and lapse when it dies, so a crawl survives the loss of any crawler and
+ * refetches only what was in flight. Crawls start here too (their seeds are admitted in the
+ * transaction that marks them running) and end here (whichever process sees nothing left).
+ * While Postgres or Redis cannot be reached, work waits and retries for `WINNOW_INFRA_RETRY_MS`.
+ *
+ * Crawlee gave way to this: its request queue lives in one process (a crawl could never use two
+ * crawlers, and a killed crawler started over from the seeds), it cannot pace a host across
+ * processes, enforce a byte limit while decompressing, or connect only to an address it has
+ * judged; and importing its browser crawler opened a proxy on every interface.
+ */
+export class Crawler implements Service {
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly #rt: Runtime;
+  readonly #redis: Redis;
+  readonly #fetcher: Fetcher;
+  readonly #context: VisitContext;
+  readonly #active = new Map<number, Promise<void>>();
+  readonly #sites = new Map<number, { site: Site | undefined; expires: number }>();
+  /** Hosts that asked to wait, and until when: their URLs are not leased before then. */
+  readonly #hostWaits = new Map<string, number>();
+  readonly #storedCounts = new Map<number, number>();
+  readonly #admitted = new Map<number, Set<string>>();
+  #completions: Completion[] = [];
+  #completionTimer: NodeJS.Timeout | undefined;
+  #flushing: Promise<void> = Promise.resolve();
+  readonly #templatesAsked = new Set<number>();
+  readonly #schedules: Worker;
+  #browser: Promise<BrowserRenderer> | undefined;
+  #closing = false;
+  #wake: () => void = () => undefined;
+  #lastHousekeeping = 0;
+  readonly #heartbeat: NodeJS.Timeout;
+  readonly #loop: Promise<void>;
+
+  constructor(rt: Runtime, options: CrawlerOptions = {}) {
+    this.#rt = rt;
+    const { env } = rt;
+    this.#redis = new Redis({ ...(rt.queueSettings.connection as object), maxRetriesPerRequest: null, lazyConnect: false });
+    this.#redis.on('error', (error) => rt.log.warn({ err: error }, 'redis error (the crawler retries)'));
+    this.#fetcher = new Fetcher({
+      userAgent: env.WINNOW_USER_AGENT,
+      maxBytes: env.WINNOW_MAX_PAGE_BYTES,
+      timeoutMs: env.WINNOW_FETCH_TIMEOUT_MS,
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    });
+    const prefix = `${env.WINNOW_QUEUE_PREFIX}:crawl`;
+    const politeness = new Politeness(this.#redis, prefix, this.#leaseMs);
+    const robots = new RobotsCache({ redis: this.#redis, prefix, userAgent: env.WINNOW_USER_AGENT, ttlMs: env.WINNOW_ROBOTS_TTL_MS });
+    this.#context = {
+      rt,
+      fetcher: this.#fetcher,
+      politeness,
+      robots,
+      browser: () => this.#launchBrowser(),
+      trackingParams: env.WINNOW_TRACKING_PARAMS.length > 0 ? env.WINNOW_TRACKING_PARAMS : DEFAULT_TRACKING_PARAMS,
+      onStored: (site) => this.#onStored(site),
+      politeFetch: (url, pace, allowPrivate) => this.#politeFetch(politeness, url, pace, allowPrivate),
+      admitted: (crawlId) => this.#admittedSet(crawlId),
+    };
+    this.#schedules = startWorker(rt.queueSettings, 'crawl', async ({ siteId }) => this.#startScheduledCrawl(siteId));
+    this.#heartbeat = setInterval(() => void this.#renew(), Math.max(250, Math.floor(this.#leaseMs / 3)));
+    this.#loop = this.#syncSchedules()
+      .catch((error: unknown) => rt.log.error({ err: error }, "could not register the sites' schedules"))
+      .then(() => this.#run());
+  }
+
+  async #syncSchedules(): Promise<void> {
+    const sites = await whileUnavailable(() => listSites(this.#rt.db), this.#rt.env.WINNOW_INFRA_RETRY_MS);
+    for (const site of sites) await syncSchedules(this.#rt, site);
+  }
+
+  get #leaseMs(): number {
+    return this.#rt.env.WINNOW_JOB_LOCK_MS;
+  }
+
+  /** Stops taking URLs, lets the ones in flight finish, and gives back anything still leased. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    this.#wake();
+    await this.#loop;
+    await Promise.allSettled(this.#active.values());
+    await this.#flushCompletions();
+    clearInterval(this.#heartbeat);
+    await this.#schedules.close();
+    await releaseLeases(this.#rt.db, this.owner).catch((error: unknown) => this.#rt.log.warn({ err: error }, 'could not give leases back'));
+    const browser = await this.#browser?.catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    await this.#fetcher.close();
+    this.#redis.disconnect();
+  }
+
+  async #run(): Promise<void> {
+    const { env, db, log } = this.#rt;
+    let idleMs = 25;
+    while (!this.#closing) {
+      try {
+        if (Date.now() - this.#lastHousekeeping > HOUSEKEEPING_MS) await this.#housekeeping();
+        const free = env.WINNOW_CRAWL_CONCURRENCY - this.#active.size;
+        const leased = free > 0 ? await leaseUrls(db, this.owner, free, this.#leaseMs, this.#waitingHosts()) : [];
+        for (const url of leased) this.#spawn(url);
+        if (leased.length > 0) {
+          idleMs = 25;
+          if (this.#active.size >= env.WINNOW_CRAWL_CONCURRENCY) await this.#nextWake(60_000);
+          continue;
+        }
+        if (this.#active.size === 0) await this.#housekeeping();
+        await this.#nextWake(idleMs);
+        idleMs = Math.min(idleMs * 2, 1000);
+      } catch (error) {
+        log.warn({ err: error }, 'crawler loop: retrying');
+        await this.#nextWake(1000);
+      }
+    }
+  }
+
+  /** Waits until a visit ends, `close()` is called, or `ms` pass. */
+  #nextWake(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  #spawn(leased: LeasedUrl): void {
+    const task = this.#visitAndRecord(leased)
+      .catch((error: unknown) => this.#rt.log.error({ err: error, url: leased.url }, 'a URL could not be recorded; its lease will lapse'))
+      .finally(() => {
+        this.#active.delete(leased.id);
+        this.#wake();
+      });
+    this.#active.set(leased.id, task);
+  }
+
+  async #visitAndRecord(leased: LeasedUrl): Promise<void> {
+    const { db, env, log } = this.#rt;
+    const site = await this.#site(leased.siteId);
+    if (!site) return; // the site was removed: its frontier went with it
+    let result: Visit;
+    try {
+      result = await whileUnavailable(
+        () => visit(this.#context, leased, site),
+        env.WINNOW_INFRA_RETRY_MS,
+        (error) => log.warn({ err: error, url: leased.url }, 'database or Redis unavailable: retrying'),
+      );
+    } catch (error) {
+      result = { outcome: 'failed', error: `could not be recorded: ${(error as Error).message}` };
+    }
+    if ('retryInMs' in result) {
+      await whileUnavailable(() => requeueUrl(db, leased.id, this.owner, result.retryInMs, result.attempted), env.WINNOW_INFRA_RETRY_MS);
+      if (!result.attempted) this.#hostWaits.set(leased.host, Date.now() + result.retryInMs);
+      return;
+    }
+    this.#completions.push({ id: leased.id, outcome: result.outcome, error: result.error ?? null, pageId: result.pageId ?? null });
+    if (this.#completions.length >= COMPLETION_BATCH) void this.#flushCompletions();
+    else this.#completionTimer ??= setTimeout(() => void this.#flushCompletions(), COMPLETION_FLUSH_MS);
+  }
+
+  /**
+   * Writes the completed URLs in one statement. Until it is written a URL stays leased (and its
+   * lease renewed), so a crawl can never look finished while a completion waits here.
+   */
+  #flushCompletions(): Promise<void> {
+    clearTimeout(this.#completionTimer);
+    this.#completionTimer = undefined;
+    const batch = this.#completions;
+    this.#completions = [];
+    this.#flushing = this.#flushing.then(async () => {
+      if (batch.length === 0) return;
+      await whileUnavailable(() => completeUrls(this.#rt.db, this.owner, batch), this.#rt.env.WINNOW_INFRA_RETRY_MS).catch((error: unknown) =>
+        this.#rt.log.error({ err: error, urls: batch.length }, 'completed URLs could not be recorded; their leases will lapse'),
+      );
+    });
+    return this.#flushing;
+  }
+
+  #admittedSet(crawlId: number): Set<string> {
+    let set = this.#admitted.get(crawlId);
+    if (!set || set.size > ADMITTED_MEMORY) {
+      set = new Set();
+      this.#admitted.set(crawlId, set);
+    }
+    return set;
+  }
+
+  #waitingHosts(): string[] {
+    const now = Date.now();
+    for (const [host, until] of this.#hostWaits) if (until <= now) this.#hostWaits.delete(host);
+    return [...this.#hostWaits.keys()];
+  }
+
+  async #site(siteId: number): Promise<Site | undefined> {
+    const cached = this.#sites.get(siteId);
+    if (cached && cached.expires > Date.now()) return cached.site;
+    const site = await findSiteById(this.#rt.db, siteId);
+    this.#sites.set(siteId, { site, expires: Date.now() + SITE_CACHE_MS });
+    return site;
+  }
+
+  /** Starts queued crawls, and ends the open ones that have nothing left. */
+  async #housekeeping(): Promise<void> {
+    this.#lastHousekeeping = Date.now();
+    while (await this.#startQueuedCrawl()) {}
+    const open = await openCrawlIds(this.#rt.db);
+    for (const crawlId of open) {
+      const ended = await settleCrawl(this.#rt.db, crawlId);
+      if (ended) await this.#onCrawlEnded(crawlId, ended);
+    }
+    for (const crawlId of this.#admitted.keys()) if (!open.includes(crawlId)) this.#admitted.delete(crawlId);
+  }
+
+  /**
+   * Takes one queued crawl and admits what it starts from, in one transaction: seeds, the site's
+   * known pages (a recrawl), sitemaps. A browser crawl without a Chromium fails at once, saying so.
+   */
+  async #startQueuedCrawl(): Promise<boolean> {
+    const { db, env, log } = this.#rt;
+    const started = await db.transaction(async (tx) => {
+      const crawl = await startQueuedCrawl(tx);
+      if (!crawl) return undefined;
+      const site = await findSiteById(tx, crawl.siteId);
+      if (!site) return crawl;
+      if (site.config.render === 'browser' && !existsSync(env.WINNOW_CHROMIUM_PATH)) {
+        await failCrawl(
+          tx,
+          crawl.id,
+          `site "${site.name}" is rendered in a browser, but there is no Chromium at ${env.WINNOW_CHROMIUM_PATH}: install it (Debian: apt-get install chromium) or set WINNOW_CHROMIUM_PATH`,
+        );
+        return crawl;
+      }
+      const known = await knownPageUrls(tx, site.id, site.config.maxPages);
+      await admitUrls(tx, crawl.id, site.id, startingEntries(site.config, known, this.#context.trackingParams), {
+        maxPages: site.config.maxPages,
+        maxPerPattern: site.config.maxPagesPerPattern,
+      });
+      return crawl;
+    });
+    if (started) log.info({ crawl: started.id, site: started.siteId }, 'crawl started');
+    return started !== undefined;
+  }
+
+  /**
+   * A crawl ended here: its site's templates are brought up to date, and pages whose body has no
+   * extraction are queued again (their jobs may have been lost with a Redis that kept nothing).
+   */
+  async #onCrawlEnded(crawlId: number, state: string): Promise<void> {
+    const { db, queues, log } = this.#rt;
+    const [row] = await db.query<{ site_id: number }>('SELECT site_id FROM crawls WHERE id = $1', [crawlId]);
+    log.info({ crawl: crawlId, state }, 'crawl ended');
+    if (!row || state === 'failed') return;
+    await queues.add('template', { siteId: row.site_id, reason: 'crawl-finished' });
+    const missing = await unextractedPages(db, row.site_id);
+    const hashes = new Map(missing.map((page) => [page.pageId, page.contentHash]));
+    await queues.addBulk(
+      'extract',
+      missing.map(({ pageId }) => ({ pageId })),
+      ({ pageId }) => extractionJobId(pageId, hashes.get(pageId) as string),
+    );
+  }
+
+  async #startScheduledCrawl(siteId: number): Promise<unknown> {
+    if (!(await findSiteById(this.#rt.db, siteId))) return { skipped: `site ${siteId} no longer exists` };
+    try {
+      const crawl = await insertCrawl(this.#rt.db, siteId);
+      return { crawl: crawl.id };
+    } catch (error) {
+      if (error instanceof CrawlActiveError) return { skipped: error.message };
+      throw error;
+    }
+  }
+
+  async #onStored(site: Site): Promise<void> {
+    if (site.templateVersion > 0 || this.#templatesAsked.has(site.id)) return;
+    const cached = this.#storedCounts.get(site.id);
+    const stored = cached === undefined ? await countStoredPages(this.#rt.db, site.id) : cached + 1;
+    this.#storedCounts.set(site.id, stored);
+    if (stored < firstTemplateThreshold(site.config)) return;
+    this.#templatesAsked.add(site.id);
+    await this.#rt.queues.add('template', { siteId: site.id, reason: 'first-pages' }, { deduplication: { id: `first-pages-${site.id}` } });
+  }
+
+  /** robots.txt is fetched like a page: through the host's politeness slot, however long that takes. */
+  async #politeFetch(politeness: Politeness, url: string, pace: HostPace, allowPrivate: boolean) {
+    const host = new URL(url).host;
+    for (;;) {
+      const slot = await politeness.acquire(host, pace, 60_000);
+      if ('retryInMs' in slot) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(slot.retryInMs, 1000)));
+        continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, slot.waitMs));
+      try {
+        return await this.#fetcher.fetch({ url, allowPrivate, headers: { accept: 'text/plain,*/*;q=0.5' } });
+      } finally {
+        await slot.release();
+      }
+    }
+  }
+
+  #launchBrowser(): Promise<BrowserRenderer> {
+    this.#browser ??= BrowserRenderer.launch(this.#rt.env.WINNOW_CHROMIUM_PATH, this.#rt.env.WINNOW_BROWSER_PROXY);
+    return this.#browser;
+  }
+
+  async #renew(): Promise<void> {
+    if (this.#active.size === 0) return;
+    await renewLeases(this.#rt.db, this.owner, this.#leaseMs).catch((error: unknown) => this.#rt.log.warn({ err: error }, 'could not renew leases'));
+  }
+}
+
+/**
+ * Starts a crawler process's work; `close()` lets it finish what it holds. Every site's schedules
+ * are registered again first (a Redis that lost its data loses them).
+ */
+export function startCrawler(rt: Runtime, options: CrawlerOptions = {}): Service {
+  return new Crawler(rt, options);
+}

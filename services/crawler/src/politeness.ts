@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/** How a host may be visited: at most `maxInFlight` requests at once, their starts `intervalMs` apart. */
+export interface HostPace {
+  intervalMs: number;
+  maxInFlight: number;
+}
+
+/** A granted request slot: start the request in `waitMs`, then `release()` once it is answered. */
+export interface HostSlot {
+  waitMs: number;
+  release(): Promise<void>;
+}
+
+/**
+ * Grants a slot atomically, on Redis's clock so that every process agrees. KEYS: the host's
+ * state hash, its in-flight set. ARGV: interval ms, max in flight, slot token, lease ms, longest
+ * wait ms the caller accepts. Returns {1, wait} when granted (start after `wait` ms; the next slot
+ * starts `interval` later), {0, wait} when the caller should come back in `wait` ms: the host is
+ * backing off, full, or its next slot is further away than the caller will wait. A slot whose
+ * holder died lapses after the lease.
+ */
+const ACQUIRE = `
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local interval, max, lease, longest = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(ARGV[5])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local backoff = tonumber(redis.call('HGET', KEYS[1], 'backoff_until') or '0')
+if backoff > now then return {0, backoff - now} end
+if redis.call('ZCARD', KEYS[2]) >= max then return {0, 25} end
+local start = math.max(now, tonumber(redis.call('HGET', KEYS[1], 'next_at') or '0'))
+if start - now > longest then return {0, start - now} end
+local guard = 0
+if interval > 0 then guard = math.max(25, math.floor(interval / 50)) end
+redis.call('HSET', KEYS[1], 'next_at', start + interval + guard)
+redis.call('ZADD', KEYS[2], start + lease, ARGV[3])
+local ttl = math.max(interval, lease) + 60000
+redis.call('PEXPIRE', KEYS[1], ttl)
+redis.call('PEXPIRE', KEYS[2], ttl)
+return {1, start - now}
+`;
+
+/** Moves a host's next free start to at least `ARGV[1]` ms from now (a robots.txt `Crawl-delay` just learnt). */
+const DELAY_NEXT = `
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local next_ = now + tonumber(ARGV[1])
+if next_ > tonumber(redis.call('HGET', KEYS[1], 'next_at') or '0') then
+  redis.call('HSET', KEYS[1], 'next_at', next_)
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) + 60000)
+end
+return next_
+`;
+
+/** Pushes a host's next slot back to `until` (ms since the epoch on Redis's clock), never earlier than it is. */
+const BACK_OFF = `
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local until_ = now + tonumber(ARGV[1])
+if until_ > tonumber(redis.call('HGET', KEYS[1], 'backoff_until') or '0') then
+  redis.call('HSET', KEYS[1], 'backoff_until', until_)
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) + 60000)
+end
+return until_
+`;
+
+/**
+ * Per-host politeness shared by every crawler process through Redis: a maximum of requests in
+ * flight per host (a set of slot tokens, each lapsing after a lease so a dead process cannot hold
+ * one for ever) and a minimum interval between request starts (the host's next free start time),
+ * both granted in one Lua script, so two processes can never take the same start time. Each start
+ * is reserved a little more than the interval after the last (2 %, at least 25 ms), so that a
+ * process that wakes a few milliseconds late does not bring two requests closer than asked. A host
+ * that answered 429 or 503 is backed off as a whole until its `Retry-After`.
+ */
+export class Politeness {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly leaseMs: number,
+  ) {}
+
+  /**
+   * A slot for one request to `host`, or the time to come back when none starts within
+   * `longestWaitMs` (the caller gives the URL back to the frontier rather than sleep on it).
+   */
+  async acquire(host: string, pace: HostPace, longestWaitMs: number): Promise<HostSlot | { retryInMs: number }> {
+    const token = randomUUID();
+    const keys = this.#keys(host);
+    const [granted, wait] = (await this.redis.eval(
+      ACQUIRE,
+      2,
+      keys.state,
+      keys.inFlight,
+      pace.intervalMs,
+      pace.maxInFlight,
+      token,
+      this.leaseMs,
+      longestWaitMs,
+    )) as [number, number];
+    if (granted !== 1) return { retryInMs: Math.max(wait, 1) };
+    return { waitMs: wait, release: async () => void (await this.redis.zrem(keys.inFlight, token)) };
+  }
+
+  /** The host's next request starts no sooner than `ms` from now, whoever asks (the request just made counted too). */
+  async delayNext(host: string, ms: number): Promise<void> {
+    await this.redis.eval(DELAY_NEXT, 1, this.#keys(host).state, Math.max(0, Math.round(ms)));
+  }
+
+  /** The host asked every client to wait (`Retry-After` on a 429 or 503): no process starts a request there before then. */
+  async backOff(host: string, forMs: number): Promise<void> {
+    await this.redis.eval(BACK_OFF, 1, this.#keys(host).state, Math.max(0, Math.round(forMs)));
+  }
+
+  #keys(host: string) {
+    return { state: `${this.prefix}:host:${host}`, inFlight: `${this.prefix}:host:${host}:in-flight` };
+  }
+}
+
+/** `Retry-After` in milliseconds: seconds or an HTTP date; null when absent or unreadable. */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number | null {
+  if (header === undefined) return null;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}

@@ -1,0 +1,2 @@
+export { crawlToEnd } from './crawlToEnd.js';
+export { type GeneratedSite, type GeneratedSiteOptions, type SeenRequest, serveGeneratedSite, smallestGap } from './generatedSite.js';

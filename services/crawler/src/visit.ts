@@ -1,0 +1,281 @@
+import { refusedHost, type SiteConfig } from '@winnow/config';
+import { decodeHtml } from '@winnow/extract';
+import type { Runtime } from '@winnow/runtime';
+import {
+  admitUrls,
+  type FrontierEntry,
+  type FrontierOutcome,
+  type LeasedUrl,
+  contentHash,
+  markPageGone,
+  type PreviousFetch,
+  previousFetch,
+  type Site,
+  storeFetchedPage,
+  touchPage,
+  upsertFetchedPage,
+} from '@winnow/storage';
+import { foundEntries, frontierEntry, refusedLink } from './admission.js';
+import type { BrowserRenderer } from './browser.js';
+import { type FetchedResponse, FetchError, type Fetcher } from './fetcher.js';
+import { readLinks } from './links.js';
+import { type HostPace, type Politeness, retryAfterMs } from './politeness.js';
+import type { RobotsCache } from './robots.js';
+import { readSitemap } from './sitemaps.js';
+import { normalizeUrl } from './urls.js';
+
+/** A page's extraction job for one body: queued once however many times the body is seen before it runs. */
+export function extractionJobId(pageId: number, contentHash: string): string {
+  return `extract:${pageId}:${contentHash}`;
+}
+
+/** The media types a stored page may have: what the extractor can read. */
+const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
+/** Tries per URL for failures that can pass (timeouts, resets, 5xx, 429). */
+export const MAX_ATTEMPTS = 3;
+/** A host whose next free slot is further away than this: the URL goes back to the frontier instead of holding a worker. */
+const LONGEST_SLOT_WAIT_MS = 2000;
+/** A host that answered 429 or 503 without `Retry-After` is left alone this long. */
+const DEFAULT_BACKOFF_MS = 30_000;
+
+/** What became of a leased URL: done with an outcome, or back to the frontier for later. */
+export type Visit = { outcome: FrontierOutcome; error?: string; pageId?: number } | { retryInMs: number; attempted: boolean };
+
+/** What visiting a URL needs, shared by every visit of a crawler process. */
+export interface VisitContext {
+  rt: Runtime;
+  fetcher: Fetcher;
+  politeness: Politeness;
+  robots: RobotsCache;
+  browser(): Promise<BrowserRenderer>;
+  trackingParams: readonly string[];
+  /** Called once a site has enough stored pages for its first templates. */
+  onStored(site: Site): Promise<void>;
+  /** Fetches one URL in a politeness slot of its host, waiting for one as long as it takes (robots.txt). */
+  politeFetch(url: string, pace: HostPace, allowPrivate: boolean): Promise<FetchedResponse>;
+  /** URLs this process already saw admitted to a crawl: most links of a page are, and need no round trip. */
+  admitted(crawlId: number): Set<string>;
+}
+
+/**
+ * Visits one leased URL of a crawl: robots.txt, the host's politeness slot, the fetch (HTTP, or
+ * Chromium for `render: browser` sites), and what the response means — a stored page and its
+ * links admitted to the frontier (before the URL is marked done, so that a crawl never looks
+ * finished while a page's links are still on their way), an unchanged page (304 or the same
+ * body: nothing to extract again), a redirect (the old page moves: its target joins the frontier
+ * if the site allows it), a page gone (404/410 of a page that had a body: it leaves the index), or
+ * a refusal recorded with its reason. Failures that can pass come back with a delay.
+ */
+export async function visit(context: VisitContext, leased: LeasedUrl, site: Site): Promise<Visit> {
+  const { config } = site;
+  const url = new URL(leased.url);
+  const literal = refusedHost(url.hostname, config.allowPrivateAddresses);
+  if (literal) return refuse(context, leased, site, `refused: ${literal}`);
+  const pace: HostPace = { intervalMs: config.delayMs, maxInFlight: config.concurrency };
+  const rules = await context.robots.rulesFor(url.origin, (robotsUrl) => context.politeFetch(robotsUrl, pace, config.allowPrivateAddresses));
+  if (rules.unavailable) {
+    const { reason, refused, retriable } = rules.unavailable;
+    if (refused) return refuse(context, leased, site, reason);
+    return retriable ? retryOrFail(context, leased, site, reason) : fail(context, leased, site, reason);
+  }
+  if (config.sitemaps && leased.depth === 0 && rules.sitemaps.length > 0) {
+    await admit(
+      context,
+      leased,
+      site,
+      rules.sitemaps.flatMap((sitemap) => sitemapEntry(sitemap, context.trackingParams)),
+    );
+  }
+  if (!rules.isAllowed(leased.url)) return { outcome: 'disallowed' };
+
+  const crawlDelay = Math.min(rules.crawlDelayMs ?? 0, context.rt.env.WINNOW_MAX_CRAWL_DELAY_MS);
+  if (rules.fetchedNow && crawlDelay > config.delayMs) await context.politeness.delayNext(leased.host, crawlDelay);
+  const slot = await context.politeness.acquire(leased.host, { ...pace, intervalMs: Math.max(config.delayMs, crawlDelay) }, LONGEST_SLOT_WAIT_MS);
+  if ('retryInMs' in slot) return { retryInMs: slot.retryInMs, attempted: false };
+  await sleep(slot.waitMs);
+  // Only a page the site had before this crawl has validators to send; every other URL is new to it.
+  const previous = leased.revisit ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
+  let response: FetchedResponse;
+  try {
+    response =
+      leased.kind === 'page' && config.render === 'browser' ? await render(context, leased, site) : await fetchOnce(context, leased.url, config, previous);
+  } catch (error) {
+    if (!(error instanceof FetchError)) throw error;
+    if (error.retriable) return retryOrFail(context, leased, site, error.message);
+    return error.code === 'unreachable' || error.code === 'timeout' ? fail(context, leased, site, error.message) : refuse(context, leased, site, error.message);
+  } finally {
+    await slot.release();
+  }
+  return leased.kind === 'sitemap' ? readSitemapResponse(context, leased, site, response) : answer(context, leased, site, response, previous);
+}
+
+function fetchOnce(context: VisitContext, url: string, config: SiteConfig, previous: PreviousFetch | undefined): Promise<FetchedResponse> {
+  const headers: Record<string, string> = { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' };
+  if (previous?.contentHash && previous.etag) headers['if-none-match'] = previous.etag;
+  if (previous?.contentHash && previous.lastModified) headers['if-modified-since'] = previous.lastModified;
+  return context.fetcher.fetch({ url, allowPrivate: config.allowPrivateAddresses, headers });
+}
+
+async function render(context: VisitContext, leased: LeasedUrl, site: Site): Promise<FetchedResponse> {
+  const browser = await context.browser();
+  const rendered = await browser.render({
+    url: leased.url,
+    fetch: (url, headers) => context.fetcher.fetch({ url, allowPrivate: site.config.allowPrivateAddresses, headers }),
+    refusedNavigation: (url) => {
+      const normalized = normalizeUrl(url, undefined, context.trackingParams);
+      const why = normalized && normalized !== leased.url ? refusedLink(normalized, site.config) : null;
+      return why && `refused: navigation to ${url}: ${why}`;
+    },
+    timeoutMs: context.rt.env.WINNOW_FETCH_TIMEOUT_MS,
+  });
+  // Chromium serialises the DOM as UTF-8 whatever the page was sent in.
+  return { ...rendered, headers: { ...rendered.headers, 'content-type': 'text/html; charset=utf-8' } };
+}
+
+async function answer(context: VisitContext, leased: LeasedUrl, site: Site, response: FetchedResponse, previous: PreviousFetch | undefined): Promise<Visit> {
+  const { status, headers } = response;
+  const { rt } = context;
+  if (status === 304 && previous) return unchanged(context, leased, previous);
+  if (status >= 300 && status < 400 && headers.location) return moved(context, leased, site, response, previous);
+  if (status === 429 || status === 503) {
+    await context.politeness.backOff(leased.host, retryAfterMs(headers['retry-after']) ?? DEFAULT_BACKOFF_MS);
+    return retryOrFail(context, leased, site, `HTTP ${status}`, response);
+  }
+  if ((status === 404 || status === 410) && previous?.contentHash) {
+    await markPageGone(rt.db, previous.pageId, leased.crawlId, status, `HTTP ${status}: the page is gone`);
+    await rt.queues.add('index', { pageId: previous.pageId });
+    return { outcome: 'gone', pageId: previous.pageId };
+  }
+  if (status >= 500) return retryOrFail(context, leased, site, `HTTP ${status}`, response);
+  if (status < 200 || status >= 300) return refuse(context, leased, site, `HTTP ${status}`, response);
+  const mediaType = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!HTML_TYPES.has(mediaType)) return refuse(context, leased, site, `not HTML: ${mediaType || 'no content type'}`, response);
+  if (response.body.length === 0) return refuse(context, leased, site, 'empty body', response);
+  let html: string;
+  try {
+    html = decodeHtml(response.body, headers['content-type']).html;
+  } catch (error) {
+    return refuse(context, leased, site, (error as Error).message, response);
+  }
+  const page = readLinks(html, response.url);
+  const robotsHeader = (headers['x-robots-tag'] ?? '').toLowerCase();
+  if (leased.depth < site.config.maxDepth && !page.nofollow && !/\b(?:nofollow|none)\b/.test(robotsHeader)) {
+    await admit(context, leased, site, foundEntries(page.links, leased.depth + 1, { config: site.config, trackingParams: context.trackingParams }));
+  }
+  if (page.noindex || /\b(?:noindex|none)\b/.test(robotsHeader)) {
+    const reason = 'the page asks not to be indexed (robots noindex)';
+    if (!previous?.contentHash) return refuse(context, leased, site, reason, response);
+    await markPageGone(rt.db, previous.pageId, leased.crawlId, status, reason);
+    await rt.queues.add('index', { pageId: previous.pageId });
+    return { outcome: 'gone', pageId: previous.pageId };
+  }
+  if (previous && previous.contentHash === contentHash(response.body)) return unchanged(context, leased, previous);
+  const { pageId, contentHash: hash } = await storeFetchedPage(
+    rt.db,
+    {
+      siteId: site.id,
+      url: leased.url,
+      crawlId: leased.crawlId,
+      status,
+      headers,
+      contentType: headers['content-type'] ?? null,
+      canonicalUrl: page.canonical && normalizeUrl(page.canonical, undefined, context.trackingParams),
+    },
+    response.body,
+  );
+  await rt.queues.add('extract', { pageId }, { deduplication: { id: extractionJobId(pageId, hash) } });
+  await context.onStored(site);
+  return { outcome: 'stored', pageId };
+}
+
+async function unchanged(context: VisitContext, leased: LeasedUrl, previous: PreviousFetch): Promise<Visit> {
+  await touchPage(context.rt.db, previous.pageId, leased.crawlId);
+  // A body stored before but never extracted (its job was lost with a Redis that kept nothing) is extracted now.
+  if (!previous.extracted && previous.contentHash) {
+    await context.rt.queues.add('extract', { pageId: previous.pageId }, { deduplication: { id: extractionJobId(previous.pageId, previous.contentHash) } });
+  }
+  return { outcome: 'unchanged', pageId: previous.pageId };
+}
+
+async function moved(context: VisitContext, leased: LeasedUrl, site: Site, response: FetchedResponse, previous: PreviousFetch | undefined): Promise<Visit> {
+  const target = normalizeUrl(response.headers.location as string, response.url, context.trackingParams);
+  const why =
+    target === null ? 'not an http(s) URL' : (refusedLink(target, site.config) ?? refusedHost(new URL(target).hostname, site.config.allowPrivateAddresses));
+  if (why || target === null) return refuse(context, leased, site, `redirect to ${response.headers.location} refused: ${why}`, response);
+  await admit(context, leased, site, [frontierEntry(target, leased.depth)]);
+  const reason = `HTTP ${response.status}: moved to ${target}`;
+  if (previous?.contentHash) {
+    await markPageGone(context.rt.db, previous.pageId, leased.crawlId, response.status, reason);
+    await context.rt.queues.add('index', { pageId: previous.pageId });
+    return { outcome: 'moved', pageId: previous.pageId };
+  }
+  const pageId = await record(context, leased, site, reason, response);
+  return { outcome: 'moved', pageId };
+}
+
+async function readSitemapResponse(context: VisitContext, leased: LeasedUrl, site: Site, response: FetchedResponse): Promise<Visit> {
+  if (response.status < 200 || response.status >= 300) return { outcome: 'refused', error: `sitemap answered HTTP ${response.status}` };
+  let listed: ReturnType<typeof readSitemap>;
+  try {
+    listed = readSitemap(response.body, response.url, context.rt.env.WINNOW_MAX_PAGE_BYTES);
+  } catch (error) {
+    return { outcome: 'refused', error: `unreadable sitemap: ${(error as Error).message}` };
+  }
+  const pages = foundEntries(listed.pages, 0, { config: site.config, trackingParams: context.trackingParams });
+  await admit(context, leased, site, [...pages, ...listed.sitemaps.flatMap((sitemap) => sitemapEntry(sitemap, context.trackingParams))]);
+  return { outcome: 'read' };
+}
+
+function sitemapEntry(sitemap: string, trackingParams: readonly string[]): FrontierEntry[] {
+  const url = normalizeUrl(sitemap, undefined, trackingParams);
+  return url ? [frontierEntry(url, 0, 'sitemap')] : [];
+}
+
+/** Admits the entries this process has not yet seen admitted to the crawl (the database admits each URL once anyway). */
+async function admit(context: VisitContext, leased: LeasedUrl, site: Site, entries: FrontierEntry[]): Promise<void> {
+  const seen = context.admitted(leased.crawlId);
+  const fresh = entries.filter((entry) => !seen.has(entry.url));
+  if (fresh.length === 0) return;
+  await admitUrls(context.rt.db, leased.crawlId, site.id, fresh, { maxPages: site.config.maxPages, maxPerPattern: site.config.maxPagesPerPattern });
+  for (const entry of fresh) seen.add(entry.url);
+}
+
+async function retryOrFail(context: VisitContext, leased: LeasedUrl, site: Site, reason: string, response?: FetchedResponse): Promise<Visit> {
+  if (leased.attempts + 1 < MAX_ATTEMPTS) return { retryInMs: 1000 * 4 ** leased.attempts, attempted: true };
+  return fail(context, leased, site, reason, response);
+}
+
+async function fail(context: VisitContext, leased: LeasedUrl, site: Site, reason: string, response?: FetchedResponse): Promise<Visit> {
+  const error = response ? reason : `fetch failed: ${reason}`;
+  const pageId = leased.kind === 'page' ? await record(context, leased, site, error, response) : undefined;
+  return { outcome: 'failed', error, ...(pageId === undefined ? {} : { pageId }) };
+}
+
+async function refuse(context: VisitContext, leased: LeasedUrl, site: Site, reason: string, response?: FetchedResponse): Promise<Visit> {
+  const pageId = leased.kind === 'page' ? await record(context, leased, site, reason, response) : undefined;
+  return { outcome: 'refused', error: reason, ...(pageId === undefined ? {} : { pageId }) };
+}
+
+/**
+ * A response that was not stored (or no response), recorded against its URL with the reason. A
+ * page that has a body from an earlier fetch keeps it: a server failing for a while, or answering
+ * 403 today, does not take a page out of the index (404, 410 and noindex do).
+ */
+async function record(context: VisitContext, leased: LeasedUrl, site: Site, reason: string, response?: FetchedResponse): Promise<number> {
+  const previous = await previousFetch(context.rt.db, site.id, leased.url);
+  if (previous?.contentHash) return previous.pageId;
+  return upsertFetchedPage(context.rt.db, {
+    siteId: site.id,
+    url: leased.url,
+    crawlId: leased.crawlId,
+    status: response?.status ?? null,
+    headers: response?.headers ?? {},
+    contentType: response?.headers['content-type'] ?? null,
+    contentHash: null,
+    fetchError: reason,
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
