@@ -53,7 +53,7 @@ describe('winnow eval', () => {
   });
 
   it('answers bad input with a clear error and a failing exit code', async () => {
-    await fails(['eval', '--demo', '--method', 'magic'], /unknown method "magic"; known methods: fastce/);
+    await fails(['eval', '--demo', '--method', 'magic'], /unknown method "magic"; known methods: pipeline, fastce/);
     await fails(['eval', '--method', 'fastce'], /exactly one of --data/);
     await fails(['eval', '--data', '/nonexistent/place', '--method', 'fastce'], /no such file or folder/);
     await fails(['eval', '--demo', '--method', 'fastce', '--folds', 'x'], /positive integer/);

@@ -7,7 +7,7 @@ import { addSite, openRuntime, startCrawl, waitForIdle } from '@winnow/runtime';
 import { closeAll, startWorkers } from './pipeline.js';
 
 describe('the pipeline runs the template method its configuration names', () => {
-  for (const method of ['fastce+', 'fastce+auto']) {
+  for (const method of ['pipeline', 'fastce+']) {
     test(`WINNOW_TEMPLATE_METHOD=${method}: templates prepared and pages extracted by ${method}`, async () => {
       const web = await serveDemoWeb(['gazette'], { articles: 30 });
       const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_TEMPLATE_METHOD: method }));

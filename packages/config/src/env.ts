@@ -105,13 +105,17 @@ export const ENV_SCHEMA = z.object({
    * queueing and the database.
    */
   WINNOW_CPU_THREADS: integer(Math.max(1, availableParallelism() - 1), 0, 256),
-  /** The template method the templater prepares and the extractor runs (any template method's name, e.g. `fastce+`). */
-  WINNOW_TEMPLATE_METHOD: optionalText.transform((value) => value ?? 'fastce+'),
   /**
-   * The single-page method for pages without a fitting template: `auto` (the strongest, about
-   * 100 ms/page) or `mainblock` (about 4 ms/page), or any other single-page method's name.
+   * The template method the templater prepares and the extractor runs: `pipeline` (a template per
+   * layout, checked page by page against the reader) or any other template method's name.
    */
-  WINNOW_FALLBACK_METHOD: optionalText.transform((value) => value ?? 'auto'),
+  WINNOW_TEMPLATE_METHOD: optionalText.transform((value) => value ?? 'pipeline'),
+  /**
+   * The single-page method for pages without a template of their page type: `reader` (about 2
+   * ms/page, Readability's quality), `auto` (Readability on jsdom, about 50 ms/page and a large
+   * heap), or any other single-page method's name.
+   */
+  WINNOW_FALLBACK_METHOD: optionalText.transform((value) => value ?? 'reader'),
   WINNOW_INDEX_BATCH_SIZE: integer(200, 1, 10_000),
   WINNOW_INDEX_FLUSH_MS: integer(250, 0, 60_000),
   /** The Elasticsearch alias every read and write goes through. */

@@ -39,6 +39,6 @@ describe('demo corpus', () => {
   }
 
   it('refuses unknown sites', () => {
-    assert.throws(() => demoSite('nowhere'), /known: gazette, ledger, almanac/);
+    assert.throws(() => demoSite('nowhere'), /known: gazette, ledger, almanac, relaunch, forecast/);
   });
 });

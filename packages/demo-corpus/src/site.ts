@@ -1,5 +1,5 @@
 import { LAYOUTS, type ArticleContent, type Layout, type ListingContent } from './layouts.js';
-import { between, headline, paragraph, personName, pick, seededRandom, sentence, subheading } from './text.js';
+import { between, forecastParagraph, headline, paragraph, personName, pick, placeName, seededRandom, sentence, subheading } from './text.js';
 
 /** A page of the synthetic web, with the main text a reader would call the page's content. */
 export interface DemoPage {
@@ -22,7 +22,31 @@ export interface DemoSiteOptions {
   articles?: number;
 }
 
-export const DEMO_SITE_NAMES: readonly string[] = Object.keys(LAYOUTS);
+/** How a demo site lays out its pages and what its articles say. */
+interface SiteDesign {
+  /** The layout of article `index` of `count` (older articles first) and of the listing pages. */
+  articleLayout(index: number, count: number): Layout;
+  listingLayout: Layout;
+  articles: 'news' | 'forecasts';
+}
+
+const steady = (layout: Layout): SiteDesign => ({ articleLayout: () => layout, listingLayout: layout, articles: 'news' });
+
+const SITES: Readonly<Record<string, SiteDesign>> = {
+  gazette: steady(LAYOUTS.gazette as Layout),
+  ledger: steady(LAYOUTS.ledger as Layout),
+  almanac: steady(LAYOUTS.almanac as Layout),
+  /** A redesign half-way through its archive: the older half in the Ledger's tables, the newer in the Almanac's sections. */
+  relaunch: {
+    articleLayout: (index, count) => (index < count / 2 ? (LAYOUTS.ledger as Layout) : (LAYOUTS.almanac as Layout)),
+    listingLayout: LAYOUTS.almanac as Layout,
+    articles: 'news',
+  },
+  /** Formulaic articles: every forecast says much the same words. */
+  forecast: { ...steady(LAYOUTS.gazette as Layout), articles: 'forecasts' },
+};
+
+export const DEMO_SITE_NAMES: readonly string[] = Object.keys(SITES);
 
 const ARTICLES_PER_LISTING = 10;
 
@@ -33,18 +57,18 @@ const ARTICLES_PER_LISTING = 10;
  * header, navigation and footer — the boilerplate a template must learn to remove.
  */
 export function demoSite(name: string, options: DemoSiteOptions = {}): DemoSite {
-  const layout = LAYOUTS[name];
-  if (!layout) throw new RangeError(`unknown demo site "${name}"; known: ${DEMO_SITE_NAMES.join(', ')}`);
+  const design = SITES[name];
+  if (!design) throw new RangeError(`unknown demo site "${name}"; known: ${DEMO_SITE_NAMES.join(', ')}`);
   const count = options.articles ?? 200;
   if (!Number.isInteger(count) || count < 1) throw new RangeError('articles must be a positive integer');
-  const articles = Array.from({ length: count }, (_, i) => articleContent(name, i, count));
+  const articles = Array.from({ length: count }, (_, i) => articleContent(name, i, count, design.articles));
   const listings = Math.ceil(count / ARTICLES_PER_LISTING);
   const pages: DemoPage[] = [];
   for (let page = 1; page <= listings; page++) {
-    pages.push(listingPage(layout, articles, page, listings));
+    pages.push(listingPage(design.listingLayout, articles, page, listings));
   }
-  for (const article of articles) {
-    const rendered = layout.article(article);
+  for (const [index, article] of articles.entries()) {
+    const rendered = design.articleLayout(index, count).article(article);
     pages.push({ path: article.path, kind: 'article', html: rendered.html, gold: rendered.gold.join('\n') });
   }
   return { name, pages };
@@ -67,12 +91,14 @@ function listingPage(layout: Layout, articles: readonly ArticleContent[], page: 
   return { path: listing.path, kind: 'list', html: rendered.html, gold: rendered.gold.join('\n') };
 }
 
-function articleContent(site: string, index: number, count: number): ArticleContent {
+function articleContent(site: string, index: number, count: number, kind: SiteDesign['articles']): ArticleContent {
   const random = seededRandom(hashSeed(`${site}:${index}`));
   const titleRandom = seededRandom(hashSeed(`${site}:title:${index}`));
   const titleOf = (i: number): string => headline(seededRandom(hashSeed(`${site}:title:${i}`)));
-  const sections = between(random, 2, 4);
+  const place = placeName(random);
+  const sections = kind === 'forecasts' ? 0 : between(random, 2, 4);
   const body: ArticleContent['body'] = [];
+  if (kind === 'forecasts') for (let p = between(random, 3, 5); p > 0; p--) body.push({ kind: 'paragraph', text: forecastParagraph(random, place) });
   for (let s = 0; s < sections; s++) {
     if (s > 0) body.push({ kind: 'subheading', text: subheading(random) });
     for (let p = between(random, 2, 4); p > 0; p--) body.push({ kind: 'paragraph', text: paragraph(random) });
@@ -101,9 +127,10 @@ function articleContent(site: string, index: number, count: number): ArticleCont
   ]);
   return {
     path: articlePath(index),
-    title: headline(titleRandom),
+    title: kind === 'forecasts' ? `The weather in ${place} this week` : headline(titleRandom),
     author: personName(random),
-    date: `${day} ${month} 2026`,
+    // Older articles first: the first half of the archive is from the year before.
+    date: `${day} ${month} ${index < count / 2 ? 2025 : 2026}`,
     teaser: sentence(random),
     body,
     related,

@@ -205,6 +205,31 @@ export function paragraph(random: Random, sentences = between(random, 2, 5)): st
   return Array.from({ length: sentences }, () => sentence(random)).join(' ');
 }
 
+const SKIES = ['sunshine', 'sunny spells', 'light cloud', 'thick cloud', 'showers', 'heavy rain', 'drizzle', 'fog', 'thunderstorms', 'clear skies'];
+const WINDS = ['north', 'north-east', 'east', 'south-east', 'south', 'south-west', 'west', 'north-west'];
+const PARTS = ['morning', 'afternoon', 'evening', 'night'];
+
+/**
+ * A weather forecast paragraph: the same few dozen words in every article of a forecast site,
+ * only the conditions, numbers and places change — genuine text that looks like boilerplate to
+ * a term-vector comparison.
+ */
+export function forecastParagraph(random: Random, place: string): string {
+  const sentences = [
+    () =>
+      `In ${place} the ${pick(random, PARTS)} brings ${pick(random, SKIES)}, turning to ${pick(random, SKIES)} later, with a high of ${between(random, -5, 31)} degrees.`,
+    () =>
+      `Winds from the ${pick(random, WINDS)} at ${between(random, 5, 60)} kilometres an hour, gusting to ${between(random, 20, 95)} on the coast near ${pick(random, PLACES)}.`,
+    () =>
+      `Overnight the temperature falls to ${between(random, -12, 18)} degrees under ${pick(random, SKIES)}, and the chance of rain is ${between(random, 0, 100)} per cent.`,
+    () =>
+      `Visibility is ${pick(random, ['good', 'moderate', 'poor'])} on the roads to ${pick(random, PLACES)}, and the pollen count is ${pick(random, ['low', 'moderate', 'high'])}.`,
+    () =>
+      `The ${pick(random, PARTS)} after brings ${pick(random, SKIES)} with a high of ${between(random, -5, 31)} degrees and winds from the ${pick(random, WINDS)}.`,
+  ];
+  return Array.from({ length: between(random, 3, 5) }, () => pick(random, sentences)()).join(' ');
+}
+
 export function headline(random: Random): string {
   return `${capitalise(pick(random, ADJECTIVES))} ${pick(random, NOUNS)} ${pick(random, VERBS)} in ${pick(random, PLACES)}`;
 }

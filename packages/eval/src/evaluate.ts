@@ -25,6 +25,8 @@ export interface PageOutcome {
   lcsF1: number;
   /** Detection time, parsing included; template preparation is not counted here. */
   ms: number;
+  /** No text at all where the gold has some: the failure an index must never hide. */
+  empty: boolean;
   error?: string;
 }
 
@@ -37,7 +39,9 @@ export interface EvaluationReport {
   bow_f1: number;
   lcs_f1: number;
   ms_per_page: { median: number; p95: number };
-  per_site: Array<{ site: string; pages: number; shingle_f1: number; bow_f1: number; lcs_f1: number }>;
+  /** Pages with no text where the gold has some. */
+  empty: number;
+  per_site: Array<{ site: string; pages: number; shingle_f1: number; bow_f1: number; lcs_f1: number; empty: number }>;
 }
 
 /**
@@ -121,6 +125,7 @@ async function scorePage(page: GoldPage, extractor: AsyncPageExtractor | Error):
     bowF1: bowF1(page.gold, text),
     lcsF1: lcsF1(page.gold, text),
     ms,
+    empty: text.trim() === '' && page.gold.trim() !== '',
     ...(error === undefined ? {} : { error }),
   };
 }
@@ -147,14 +152,20 @@ export function summarise(method: string, outcomes: readonly PageOutcome[]): Eva
     bow_f1: mean(outcomes.map((outcome) => outcome.bowF1)),
     lcs_f1: mean(outcomes.map((outcome) => outcome.lcsF1)),
     ms_per_page: { median: quantile(times, 0.5), p95: quantile(times, 0.95) },
+    empty: emptyPages(outcomes),
     per_site: [...bySite.entries()].map(([site, list]) => ({
       site,
       pages: list.length,
       shingle_f1: mean(list.map((outcome) => pageShingleF1(outcome.shingle))),
       bow_f1: mean(list.map((outcome) => outcome.bowF1)),
       lcs_f1: mean(list.map((outcome) => outcome.lcsF1)),
+      empty: emptyPages(list),
     })),
   };
+}
+
+function emptyPages(outcomes: readonly PageOutcome[]): number {
+  return outcomes.filter((outcome) => outcome.empty).length;
 }
 
 /** Nearest-rank quantile of sorted values (0 for none). */

@@ -48,6 +48,8 @@ export interface BlockTree {
   readonly blocks: readonly Block[];
   /** Caps hit and other best-effort notes. */
   readonly warnings: readonly string[];
+  /** How the blocks' paths are spelled. */
+  readonly pathMode: PathMode;
 }
 
 /** How a block's path segment is spelled. */
@@ -253,7 +255,7 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
   }
   // Blocks still open when the flat reading stopped the parser end with the page.
   for (let block: Block | null = current; block; block = block.parent) block.end = blocks.length;
-  return { root, blocks, warnings };
+  return { root, blocks, warnings, pathMode };
 }
 
 const OPEN_BLOCKS: OpenElements<Block> = { tagOf: (block) => block.tag, parentOf: (block) => block.parent };

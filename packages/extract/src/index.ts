@@ -28,7 +28,7 @@ export {
   TEMPLATE_SCHEMA_VERSION,
   type Template,
 } from './fastce/template.js';
-export { cosine, type FeatureVector, featureVector } from './features.js';
+export { cosine, type FeatureVector, featureVector, terms, wordCount } from './features.js';
 export { DEFAULT_LIMITS, type Limits } from './limits.js';
 export { extractMainBlock } from './mainBlock.js';
 export {
@@ -42,6 +42,8 @@ export {
   type TemplateMethod,
   templateMethodByName,
 } from './methods.js';
+export { type PipelineTemplate, readAlone } from './pipeline/pipeline.js';
+export { extractReader } from './reader/reader.js';
 export type { ExtractedBlock, ExtractionResult, PageExtractor } from './result.js';
 export { evenlySpread } from './sampling.js';
 export { documentTitle } from './title.js';

@@ -7,6 +7,7 @@ import { compilePlusAuto } from './fastce/plusAuto.js';
 import { prepareTemplate } from './fastce/prepare.js';
 import { DEFAULT_FASTCE_PARAMS, FASTCE_PLUS_PARAMS, type FastCeParams, parseTemplate, type Template } from './fastce/template.js';
 import { extractMainBlock } from './mainBlock.js';
+import { compilePipeline, parsePipelineTemplate, preparePipeline } from './pipeline/pipeline.js';
 import { extractReader } from './reader/reader.js';
 import { extractWithReadability } from './readability.js';
 import type { PageExtractor } from './result.js';
@@ -31,6 +32,8 @@ export interface TemplateMethod<T = unknown> {
   prepare(pages: readonly string[]): PreparedTemplate<T>;
   parseTemplate(value: unknown): T;
   compile(template: T): PageExtractor;
+  /** The block paths the template reads as content, for the diff an analyst reads between two versions ([] when it has none). */
+  contentPaths(template: T): string[];
 }
 
 /** A method that reads one page alone. */
@@ -57,6 +60,7 @@ function fastCeMethod(name: string, description: string, params: Readonly<FastCe
     prepare: (pages) => prepareTemplate(pages, { params }),
     parseTemplate,
     compile,
+    contentPaths: (template) => template.contentPaths,
   });
 }
 
@@ -68,6 +72,15 @@ function detection(template: Template): PageExtractor {
 const RATIO_NAMES: Record<RatioVariant, string> = { wlr: 'words/leaves', cnr: 'characters/nodes', wnr: 'words/nodes', clr: 'characters/leaves' };
 
 const METHODS: readonly ExtractionMethod[] = [
+  templateMethod({
+    name: 'pipeline',
+    kind: 'template',
+    description: 'what the pipeline indexes: a fastce+ template per layout, checked page by page against the reader',
+    prepare: preparePipeline,
+    parseTemplate: parsePipelineTemplate,
+    compile: compilePipeline,
+    contentPaths: (template) => [...new Set(template.layouts.flatMap((layout) => layout.template.contentPaths))].sort(),
+  }),
   fastCeMethod('fastce', 'FastContentExtractor as the paper states it: template paths, then stored non-content blocks', DEFAULT_FASTCE_PARAMS, detection),
   fastCeMethod('fastce+', 'FastCE refined: link-dense blocks are navigation, neither content paths nor output', FASTCE_PLUS_PARAMS, detection),
   fastCeMethod('fastce+auto', 'the fastce+ template and the auto single-page reading must agree on every line', FASTCE_PLUS_PARAMS, compilePlusAuto),
@@ -81,6 +94,7 @@ const METHODS: readonly ExtractionMethod[] = [
       const model = compileContentExtractor(template);
       return (html) => extractWithContentExtractor(model, html);
     },
+    contentPaths: () => [],
   }),
   {
     name: 'auto',

@@ -12,6 +12,10 @@ export interface Extraction {
   mainText: string;
   warnings: string[];
   needsReextract: boolean;
+  /** The pipeline's self-check did not trust the template's reading of this page (see `readAlone`). */
+  readAlone: boolean;
+  /** Words of the main text, for a template's health. */
+  wordCount: number;
   extractedAt: Date;
 }
 
@@ -26,10 +30,13 @@ interface ExtractionRow {
   main_text: string;
   warnings: string[];
   needs_reextract: boolean;
+  read_alone: boolean;
+  word_count: number;
   extracted_at: Date;
 }
 
-const COLUMNS = 'page_id, content_hash, method, template_id, template_version, title, blocks, main_text, warnings, needs_reextract, extracted_at';
+const COLUMNS =
+  'page_id, content_hash, method, template_id, template_version, title, blocks, main_text, warnings, needs_reextract, read_alone, word_count, extracted_at';
 
 function toExtraction(row: ExtractionRow): Extraction {
   return {
@@ -43,6 +50,8 @@ function toExtraction(row: ExtractionRow): Extraction {
     mainText: row.main_text,
     warnings: row.warnings,
     needsReextract: row.needs_reextract,
+    readAlone: row.read_alone,
+    wordCount: row.word_count,
     extractedAt: row.extracted_at,
   };
 }
@@ -50,11 +59,13 @@ function toExtraction(row: ExtractionRow): Extraction {
 /** Replaces a page's extraction and clears its extraction failure, if any. */
 export async function saveExtraction(db: Queryable, extraction: Omit<Extraction, 'extractedAt'>): Promise<Extraction> {
   const rows = await db.query<ExtractionRow>(
-    `INSERT INTO extractions (page_id, content_hash, method, template_id, template_version, title, blocks, main_text, warnings, needs_reextract, extracted_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now())
+    `INSERT INTO extractions (page_id, content_hash, method, template_id, template_version, title, blocks, main_text, warnings, needs_reextract,
+                              read_alone, word_count, extracted_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
      ON CONFLICT (page_id) DO UPDATE SET content_hash = excluded.content_hash, method = excluded.method, template_id = excluded.template_id,
        template_version = excluded.template_version, title = excluded.title, blocks = excluded.blocks, main_text = excluded.main_text,
-       warnings = excluded.warnings, needs_reextract = excluded.needs_reextract, extracted_at = now(), runs = extractions.runs + 1
+       warnings = excluded.warnings, needs_reextract = excluded.needs_reextract, read_alone = excluded.read_alone,
+       word_count = excluded.word_count, extracted_at = now(), runs = extractions.runs + 1
      RETURNING ${COLUMNS}`,
     [
       extraction.pageId,
@@ -67,6 +78,8 @@ export async function saveExtraction(db: Queryable, extraction: Omit<Extraction,
       extraction.mainText,
       JSON.stringify(extraction.warnings),
       extraction.needsReextract,
+      extraction.readAlone,
+      extraction.wordCount,
     ],
   );
   await db.query(`DELETE FROM page_failures WHERE page_id = $1 AND stage = 'extract'`, [extraction.pageId]);

@@ -15,7 +15,18 @@ export interface StoredTemplate {
   template: unknown;
   sampleSize: number;
   pageCount: number;
+  /** What this version changed against the one before, for analysts; null for a first version. */
+  changes: TemplateChanges | null;
   createdAt: Date;
+}
+
+/** A cluster's template against the previous version's template of the same cluster. */
+export interface TemplateChanges {
+  /** The version compared with; null when the cluster is new. */
+  since: number | null;
+  /** Content paths the new template keeps that the old did not, and the other way round. */
+  pathsAdded: string[];
+  pathsRemoved: string[];
 }
 
 export type NewTemplate = Omit<StoredTemplate, 'id' | 'siteId' | 'version' | 'createdAt'>;
@@ -31,10 +42,12 @@ interface TemplateRow {
   template: unknown;
   sample_size: number;
   page_count: number;
+  changes: TemplateChanges | null;
   created_at: Date;
 }
 
-const COLUMNS = 'id, site_id, version, cluster, url_patterns, signature, method, template, sample_size, page_count, created_at';
+const SHAPE_COLUMNS = 'id, site_id, version, cluster, url_patterns, signature, method, sample_size, page_count, changes, created_at';
+const COLUMNS = `${SHAPE_COLUMNS}, template`;
 
 function toShape(row: Omit<TemplateRow, 'template'>): TemplateShape {
   return {
@@ -47,6 +60,7 @@ function toShape(row: Omit<TemplateRow, 'template'>): TemplateShape {
     method: row.method,
     sampleSize: row.sample_size,
     pageCount: row.page_count,
+    changes: row.changes,
     createdAt: row.created_at,
   };
 }
@@ -68,7 +82,8 @@ export async function insertTemplateVersion(db: Queryable, siteId: number, templ
   if (version === undefined) throw new Error(`no site with id ${siteId}`);
   for (const template of templates) {
     await db.query(
-      `INSERT INTO templates (site_id, version, cluster, url_patterns, signature, method, template, sample_size, page_count) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO templates (site_id, version, cluster, url_patterns, signature, method, template, sample_size, page_count, changes)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         siteId,
         version,
@@ -79,6 +94,7 @@ export async function insertTemplateVersion(db: Queryable, siteId: number, templ
         JSON.stringify(template.template),
         template.sampleSize,
         template.pageCount,
+        template.changes === null ? null : JSON.stringify(template.changes),
       ],
     );
   }
@@ -104,17 +120,38 @@ export interface TemplateSummary {
   sampleSize: number;
   pageCount: number;
   method: string;
-  /** Block paths a FastCE-family template keeps as content (0 for templates without them). */
+  /** Block paths the template keeps as content, over all its layouts (0 for templates without them). */
   contentPaths: number;
+  /** Layouts the pipeline found in the cluster's pages (1 for other methods). */
+  layouts: number;
+  changes: TemplateChanges | null;
+  /** How its extractions went, now: see `TemplateHealth`. */
+  health: TemplateHealth;
   createdAt: Date;
 }
 
-/** Every stored template, newest version first, optionally of one site. */
+/** How a template's pages were read: how many, how many the self-check read alone, and the mean words kept. */
+export interface TemplateHealth {
+  pages: number;
+  readAlone: number;
+  meanWords: number;
+}
+
+/** A FastCE-family template's content paths, whether it is one template or the pipeline's one per layout. */
+const CONTENT_PATHS = `coalesce(jsonb_array_length(t.template->'contentPaths'),
+  (SELECT sum(jsonb_array_length(l->'template'->'contentPaths')) FROM jsonb_array_elements(t.template->'layouts') l), 0)::int`;
+const LAYOUTS = `coalesce(jsonb_array_length(t.template->'layouts'), 1)::int`;
+
+/** Every stored template, newest version first, optionally of one site, with its health now. */
 export async function listTemplates(db: Queryable, siteName?: string): Promise<TemplateSummary[]> {
-  const rows = await db.query<Omit<TemplateRow, 'template' | 'signature' | 'site_id'> & { site: string; current: boolean; content_paths: number }>(
+  const rows = await db.query<
+    Omit<TemplateRow, 'template' | 'signature' | 'site_id'> & { site: string; current: boolean; content_paths: number; layouts: number } & HealthRow
+  >(
     `SELECT t.id, s.name AS site, t.version, t.version = s.template_version AS current, t.cluster, t.url_patterns, t.sample_size, t.page_count,
-            t.method, coalesce(jsonb_array_length(t.template->'contentPaths'), 0)::int AS content_paths, t.created_at
+            t.method, ${CONTENT_PATHS} AS content_paths, ${LAYOUTS} AS layouts, t.changes, t.created_at,
+            coalesce(h.pages, 0) AS pages, coalesce(h.read_alone, 0) AS read_alone, coalesce(h.mean_words, 0) AS mean_words
        FROM templates t JOIN sites s ON s.id = t.site_id
+       LEFT JOIN LATERAL (${HEALTH_OF_TEMPLATE}) h ON true
       WHERE $1::text IS NULL OR s.name = $1
       ORDER BY s.name, t.version DESC, t.cluster`,
     [siteName ?? null],
@@ -130,8 +167,51 @@ export async function listTemplates(db: Queryable, siteName?: string): Promise<T
     pageCount: row.page_count,
     method: row.method,
     contentPaths: row.content_paths,
+    layouts: row.layouts,
+    changes: row.changes,
+    health: toHealth(row),
     createdAt: row.created_at,
   }));
+}
+
+interface HealthRow {
+  pages: number;
+  read_alone: number;
+  mean_words: number;
+}
+
+/** The health of template `t.id` from its extractions (one row, zeros when none). */
+const HEALTH_OF_TEMPLATE = `SELECT count(*)::int AS pages, count(*) FILTER (WHERE e.read_alone)::int AS read_alone,
+  coalesce(avg(e.word_count), 0)::float8 AS mean_words FROM extractions e WHERE e.template_id = t.id`;
+
+function toHealth(row: HealthRow): TemplateHealth {
+  return { pages: row.pages, readAlone: row.read_alone, meanWords: row.mean_words };
+}
+
+/** One template's health now. */
+export async function templateHealth(db: Queryable, templateId: number): Promise<TemplateHealth> {
+  const rows = await db.query<HealthRow>(`SELECT h.* FROM (SELECT $1::int AS id) t, LATERAL (${HEALTH_OF_TEMPLATE}) h`, [templateId]);
+  return toHealth(rows[0] as HealthRow);
+}
+
+/** Stores the health of a site's current templates as of now (the templater does, on every run), so it can be followed over time. */
+export async function recordTemplateHealth(db: Queryable, siteId: number): Promise<void> {
+  await db.query(
+    `INSERT INTO template_health (template_id, pages, read_alone, mean_words)
+     SELECT t.id, h.pages, h.read_alone, h.mean_words FROM templates t JOIN sites s ON s.id = t.site_id AND t.version = s.template_version,
+            LATERAL (${HEALTH_OF_TEMPLATE}) h
+      WHERE t.site_id = $1 AND h.pages > 0`,
+    [siteId],
+  );
+}
+
+/** A template's recorded health, oldest first. */
+export async function healthHistory(db: Queryable, templateId: number): Promise<(TemplateHealth & { measuredAt: Date })[]> {
+  const rows = await db.query<HealthRow & { measured_at: Date }>(
+    'SELECT pages, read_alone, mean_words, measured_at FROM template_health WHERE template_id = $1 ORDER BY measured_at',
+    [templateId],
+  );
+  return rows.map((row) => ({ ...toHealth(row), measuredAt: row.measured_at }));
 }
 
 export type TemplateShape = Omit<StoredTemplate, 'template'>;
@@ -139,7 +219,7 @@ export type TemplateShape = Omit<StoredTemplate, 'template'>;
 /** The current version's templates without their bodies: enough to pick one and check a cache. */
 export async function currentTemplateShapes(db: Queryable, siteId: number): Promise<TemplateShape[]> {
   const rows = await db.query<Omit<TemplateRow, 'template'>>(
-    `SELECT id, site_id, version, cluster, url_patterns, signature, method, sample_size, page_count, created_at FROM templates
+    `SELECT ${SHAPE_COLUMNS} FROM templates
       WHERE site_id = $1 AND version = (SELECT template_version FROM sites WHERE id = $1) ORDER BY cluster`,
     [siteId],
   );

@@ -1,7 +1,7 @@
-import { clusterFor, decodeHtml, documentTitle, type ExtractionResult, type PageExtractor, templateMethodByName } from '@winnow/extract';
+import { clusterFor, decodeHtml, documentTitle, type ExtractionResult, type PageExtractor, readAlone, templateMethodByName, wordCount } from '@winnow/extract';
 import { UnrecoverableError } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
-import { currentTemplateShapes, findPage, findSiteById, findTemplate, loadRawPage, saveExtraction, type Extraction } from '@winnow/storage';
+import { currentTemplateShapes, type Extraction, findPage, findSiteById, findTemplate, loadRawPage, saveExtraction, templateHealth } from '@winnow/storage';
 
 /**
  * Extractors of stored templates by template id, each compiled with the method that prepared it.
@@ -33,7 +33,7 @@ export class TemplateCache {
 /**
  * Extracts one stored page: with the template of its page-type cluster, by the method that
  * prepared it, when the site has one that fits; otherwise with the single-page fallback
- * (`WINNOW_FALLBACK_METHOD`, `auto` by default). A page read without any
+ * (`WINNOW_FALLBACK_METHOD`, `reader` by default). A page read without any
  * template of its site is marked for re-extraction, which the templater enqueues once templates
  * exist. A missing page, or a body that is not a readable HTML document, fails for good.
  */
@@ -63,16 +63,39 @@ export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: num
   } catch (error) {
     throw new UnrecoverableError(`page ${pageId} (${page.url}): ${(error as Error).message}`);
   }
-  return saveExtraction(rt.db, {
+  const templateId = compiled && shape ? shape.id : null;
+  const extraction = await saveExtraction(rt.db, {
     pageId,
     contentHash: page.contentHash,
     method: result.method,
-    templateId: compiled && shape ? shape.id : null,
+    templateId,
     templateVersion: site.templateVersion > 0 ? site.templateVersion : null,
     title: documentTitle(html) || null,
     blocks: result.blocks,
     mainText: result.text,
     warnings: [...decodeWarnings, ...result.warnings],
     needsReextract: shapes.length === 0,
+    readAlone: templateId !== null && readAlone(result),
+    wordCount: wordCount(result.text),
   });
+  if (extraction.readAlone && templateId !== null) await noticeDrift(rt, site.id, templateId);
+  return extraction;
+}
+
+/** A template is judged once it has read this many pages... */
+export const DRIFT_MIN_PAGES = 10;
+/** ...and has drifted when the self-check read at least this share of them alone (a redesign, a new page type). */
+export const DRIFT_SHARE = 0.5;
+
+/**
+ * When a template's pages are mostly read alone, the site has changed under it: the templater is
+ * asked to prepare again now, without waiting for the schedule, once per template (the job's
+ * deduplication id names the template; a new version has new ids). The run stores a new version
+ * only if the pages now teach a different one.
+ */
+async function noticeDrift(rt: Runtime, siteId: number, templateId: number): Promise<void> {
+  const health = await templateHealth(rt.db, templateId);
+  if (health.pages < DRIFT_MIN_PAGES || health.readAlone < DRIFT_SHARE * health.pages) return;
+  rt.log.warn({ siteId, templateId, ...health }, 'template drift: most of its pages are read alone; preparing templates again');
+  await rt.queues.add('template', { siteId, reason: 'drift' }, { deduplication: { id: `drift:${templateId}` } });
 }

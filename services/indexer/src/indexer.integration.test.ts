@@ -33,6 +33,8 @@ async function extractedPage(rt: Runtime, site: string, url: string, mainText: s
     mainText,
     warnings: [],
     needsReextract: false,
+    readAlone: false,
+    wordCount: 0,
   });
   return pageId;
 }

@@ -128,10 +128,17 @@ export async function templatesPrepareCommand(name: string): Promise<void> {
 export function formatTemplates(templates: readonly TemplateSummary[]): string {
   if (templates.length === 0) return 'no templates yet\n';
   return templates
-    .map(
-      (t) =>
-        `${t.site}\tv${t.version}${t.current ? ' (current)' : ''}\t${t.cluster}\t${t.pageCount} pages, ${t.sampleSize} sampled, ${t.contentPaths} content paths\t${t.urlPatterns.join(' ')}\n`,
-    )
+    .map((t) => {
+      const health =
+        t.health.pages === 0
+          ? 'no pages read yet'
+          : `${t.health.pages} pages read, ${Math.round((100 * t.health.readAlone) / t.health.pages)}% alone, ${Math.round(t.health.meanWords)} words on average`;
+      const changes = t.changes ? `, +${t.changes.pathsAdded.length}/-${t.changes.pathsRemoved.length} paths since v${t.changes.since ?? '-'}` : '';
+      return (
+        `${t.site}\tv${t.version}${t.current ? ' (current)' : ''}\t${t.cluster}\t${t.method}: ${t.pageCount} pages, ${t.sampleSize} sampled, ` +
+        `${t.layouts} layout(s), ${t.contentPaths} content paths${changes}\t${health}\t${t.urlPatterns.join(' ')}\n`
+      );
+    })
     .join('');
 }
 

@@ -1,6 +1,7 @@
 import { buildBlockTree, type Block, type BlockTree } from '../blockTree.js';
 import { boilerplateSubtrees, isLinkDense } from './boilerplate.js';
 import { featureVector, isSimilar, vectorOf, type FeatureVector } from '../features.js';
+import { ExtractionError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import { mainBlockOf } from '../mainBlock.js';
 import { mainRegion } from './region.js';
@@ -47,8 +48,25 @@ export function compileTemplate(template: Template): CompiledTemplate {
  * the template does not fit, or on which it finds no text, is read on its own (`readAlone`).
  */
 export function detect(compiled: CompiledTemplate, html: string, limits?: Partial<Limits>): ExtractionResult {
+  return detectInTree(compiled, buildBlockTree(html, { pathMode: compiled.template.params.pathMode, ...(limits ? { limits } : {}) }));
+}
+
+/** What the template reads of a page, or why it cannot: the page does not fit it, or it finds no text there. */
+export type TemplateReading = { blocks: ExtractedBlock[]; misfit?: undefined } | { misfit: string };
+
+/** `detect` on a page already read into a block tree; fastce+ returns a misfit instead of reading the page alone. */
+export function detectInTree(compiled: CompiledTemplate, tree: BlockTree): ExtractionResult {
+  const reading = templateReading(compiled, tree);
+  if (reading.misfit !== undefined) return readAlone(tree, reading.misfit);
+  return resultOf(compiled.template.params.refine ? 'fastce+' : 'fastce', reading.blocks, tree.warnings);
+}
+
+/** The template's reading of a page read into a block tree with the template's path mode. */
+export function templateReading(compiled: CompiledTemplate, tree: BlockTree): TemplateReading {
   const { template, contentPaths, nonContentByPath } = compiled;
-  const tree = buildBlockTree(html, { pathMode: template.params.pathMode, ...(limits ? { limits } : {}) });
+  if (tree.pathMode !== template.params.pathMode) {
+    throw new ExtractionError('invalid-argument', `the template reads ${template.params.pathMode} paths; the tree has ${tree.pathMode}`);
+  }
   const { blocks } = tree;
   const inTemplate = new Uint8Array(blocks.length);
   const subtreeInTemplate = new Uint8Array(blocks.length);
@@ -59,7 +77,7 @@ export function detect(compiled: CompiledTemplate, html: string, limits?: Partia
   }
   const region = template.params.refine ? mainRegion(tree, template.regionPath, contentPaths) : null;
   if (template.params.refine && template.regionPath !== null && region === null) {
-    return readAlone(tree, 'the page does not fit the template (its main region is not there)');
+    return { misfit: 'the page does not fit the template (its main region is not there)' };
   }
   const end = region ? region.end : blocks.length;
   const suppressed = template.params.refine ? boilerplateSubtrees(blocks, region) : new Uint8Array(blocks.length);
@@ -97,8 +115,8 @@ export function detect(compiled: CompiledTemplate, html: string, limits?: Partia
     if (similarToStored(block, () => featureVector(rendered.lines.map((line) => line.text).join(' '), rendered))) continue;
     extracted.push(...rendered.lines);
   }
-  if (template.params.refine && extracted.length === 0) return readAlone(tree, 'the template found no main text on the page');
-  return resultOf(template.params.refine ? 'fastce+' : 'fastce', extracted, tree.warnings);
+  if (template.params.refine && extracted.length === 0) return { misfit: 'the template found no main text on the page' };
+  return { blocks: extracted };
 }
 
 /**

@@ -140,9 +140,9 @@ describe('methodByName', () => {
   it('lists the known methods when a name is unknown', () => {
     assert.throws(
       () => methodByName('magic'),
-      (error: unknown) => error instanceof ExtractionError && /fastce, fastce\+, fastce\+auto, ce, auto/.test(error.message),
+      (error: unknown) => error instanceof ExtractionError && /pipeline, fastce, fastce\+, fastce\+auto, ce/.test(error.message),
     );
-    assert.deepEqual(METHOD_NAMES.slice(0, 5), ['fastce', 'fastce+', 'fastce+auto', 'ce', 'auto']);
+    assert.deepEqual(METHOD_NAMES.slice(0, 5), ['pipeline', 'fastce', 'fastce+', 'fastce+auto', 'ce']);
   });
 });
 

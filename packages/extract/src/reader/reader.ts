@@ -51,7 +51,11 @@ const READINGS: readonly Rules[] = [{ byName: true }, { byName: false }];
  * `ExtractionError`s of `buildBlockTree` (empty or binary input).
  */
 export function extractReader(html: string): ExtractionResult {
-  const tree = buildBlockTree(html);
+  return readTree(buildBlockTree(html));
+}
+
+/** `extractReader` on a page already read into a block tree, for callers that read it otherwise too. */
+export function readTree(tree: BlockTree): ExtractionResult {
   const measures = subtreeMeasures(tree);
   let best: TextLine[] = [];
   let bestChars = -1;

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, test } from 'node:test';
+import { loadEnv } from '@winnow/config';
+import { type DemoPage, demoSite, serveDemoWeb } from '@winnow/demo-corpus';
+import { lcsF1 } from '@winnow/eval';
+import { addSite, openRuntime, requestTemplates, type Runtime, siteTemplates, startCrawl, waitForIdle } from '@winnow/runtime';
+import { findCrawl, healthHistory } from '@winnow/storage';
+import { closeAll, startWorkers } from './pipeline.js';
+
+async function extractions(rt: Runtime): Promise<{ path: string; main_text: string; read_alone: boolean; runs: number; template_version: number | null }[]> {
+  return rt.db.query(
+    `SELECT regexp_replace(p.url, '^https?://[^/]+', '') AS path, e.main_text, e.read_alone, e.runs, e.template_version
+       FROM extractions e JOIN pages p ON p.id = e.page_id ORDER BY p.id`,
+  );
+}
+
+function meanLcs(rows: readonly { path: string; main_text: string }[], gold: ReadonlyMap<string, string>): number {
+  return rows.reduce((sum, row) => sum + lcsF1(gold.get(row.path) ?? '', row.main_text), 0) / rows.length;
+}
+
+describe('templates that follow their site (the pipeline method, embedded)', () => {
+  test('preparing again from the same pages stores no new version and re-extracts nothing', async () => {
+    const web = await serveDemoWeb(['gazette'], { articles: 24 });
+    const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
+    const services = await startWorkers(rt);
+    try {
+      const site = web.sites[0];
+      assert.ok(site);
+      await addSite(rt, { name: 'gazette', seeds: [`${site.origin}/`], minTemplatePages: 3, templateEveryMs: 0, allowPrivateAddresses: true });
+      await startCrawl(rt, 'gazette');
+      await waitForIdle(rt);
+      const before = await extractions(rt);
+      assert.equal(before.length, site.pages.length);
+      const version = before[0]?.template_version;
+      assert.ok(version && before.every((row) => row.template_version === version), 'every page read with the current version');
+      await requestTemplates(rt, 'gazette');
+      await waitForIdle(rt);
+      await startCrawl(rt, 'gazette'); // a crawl's end asks for templates too
+      await waitForIdle(rt);
+      const templates = await siteTemplates(rt, 'gazette');
+      assert.deepEqual(
+        templates.filter((template) => template.current).map((template) => template.version),
+        templates.filter((template) => template.version === version).map(() => version),
+        `still version ${version}`,
+      );
+      assert.equal(Math.max(...templates.map((template) => template.version)), version, 'no newer version');
+      assert.deepEqual(
+        (await extractions(rt)).map((row) => row.runs),
+        before.map((row) => row.runs),
+        'no page extracted again',
+      );
+      const history = await healthHistory(rt.db, templates[0]?.id ?? 0);
+      assert.ok(history.length >= 1, 'each run records the health of the current templates');
+      assert.ok(history.every((health) => health.pages > 0 && health.meanWords > 20));
+    } finally {
+      await closeAll(services);
+      await rt.close();
+      await web.close();
+    }
+  });
+
+  test('a site redesigned half-way through its archive gets a template per design, and its pages keep their text', async () => {
+    const web = await serveDemoWeb(['relaunch'], { articles: 40 });
+    const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
+    const services = await startWorkers(rt);
+    try {
+      const site = web.sites[0];
+      assert.ok(site);
+      await addSite(rt, { name: 'relaunch', seeds: [`${site.origin}/`], minTemplatePages: 3, templateEveryMs: 0, allowPrivateAddresses: true });
+      await startCrawl(rt, 'relaunch');
+      await waitForIdle(rt);
+      const articles = (await siteTemplates(rt, 'relaunch')).find((template) => template.urlPatterns.includes('/articles/:n.html'));
+      assert.equal(articles?.layouts, 2, 'the old and the new design');
+      const rows = (await extractions(rt)).filter((row) => row.path.startsWith('/articles/'));
+      const gold = new Map([...site.goldByUrl].map(([url, text]) => [new URL(url).pathname, text]));
+      assert.ok(rows.filter((row) => row.read_alone).length <= 2, 'the template is trusted on its pages');
+      const half = rows.length / 2;
+      for (const [name, part] of [
+        ['old design', rows.slice(0, half)],
+        ['new design', rows.slice(half)],
+      ] as const) {
+        const mean = meanLcs(part, gold);
+        assert.ok(mean > 0.9, `${name}: mean lcs F1 ${mean.toFixed(3)}`);
+      }
+    } finally {
+      await closeAll(services);
+      await rt.close();
+      await web.close();
+    }
+  });
+
+  test('a redesign after the templates were prepared is noticed: a new version, without waiting for the schedule', async () => {
+    let pages: DemoPage[] = demoSite('ledger', { articles: 30 }).pages;
+    // A slow server, so that the recrawl takes long enough for the extractor to notice the redesign before it ends.
+    const server = createServer((request, response) => {
+      const page = pages.find((candidate) => candidate.path === request.url);
+      if (request.url === '/robots.txt' || !page) {
+        response.writeHead(404).end();
+        return;
+      }
+      setTimeout(() => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page.html), 150);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
+    const services = await startWorkers(rt);
+    try {
+      await addSite(rt, { name: 'redesigned', seeds: [`${origin}/`], minTemplatePages: 3, templateEveryMs: 0, allowPrivateAddresses: true, concurrency: 1 });
+      await startCrawl(rt, 'redesigned');
+      await waitForIdle(rt);
+      const first = (await siteTemplates(rt, 'redesigned'))[0]?.version ?? 0;
+      assert.ok(first >= 1);
+
+      pages = demoSite('almanac', { articles: 30 }).pages; // the same addresses, a new design
+      const recrawl = await startCrawl(rt, 'redesigned');
+      await waitForIdle(rt);
+      const ended = (await findCrawl(rt.db, recrawl.id))?.finishedAt;
+      assert.ok(ended);
+      const templates = await siteTemplates(rt, 'redesigned');
+      const newest = Math.max(...templates.map((template) => template.version));
+      assert.ok(
+        templates.some((template) => template.version === first + 1 && template.createdAt < ended),
+        `version ${first + 1} was prepared before the recrawl ended: the drift asked for it`,
+      );
+      // What an analyst reads: the new versions added the new design's paths and removed the old one's.
+      const changes = templates
+        .filter((template) => template.version > first && template.urlPatterns.includes('/articles/:n.html'))
+        .map((template) => template.changes);
+      assert.ok(
+        changes.some((change) => change?.pathsAdded.some((path) => path.includes('.MAIN.'))),
+        JSON.stringify(changes),
+      );
+      assert.ok(
+        changes.some((change) => change?.pathsRemoved.some((path) => path.includes('.TABLE.'))),
+        JSON.stringify(changes),
+      );
+      const gold = new Map(pages.map((page) => [page.path, page.gold]));
+      const rows = (await extractions(rt)).filter((row) => row.path.startsWith('/articles/'));
+      assert.ok(
+        rows.every((row) => row.template_version === newest),
+        'every page read again with the new version',
+      );
+      const mean = meanLcs(rows, gold);
+      assert.ok(mean > 0.9, `mean lcs F1 after the redesign ${mean.toFixed(3)}`);
+    } finally {
+      await closeAll(services);
+      await rt.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

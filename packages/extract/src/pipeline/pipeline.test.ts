@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { demoSite } from '@winnow/demo-corpus';
+import { ExtractionError } from '../errors.js';
+import { preparedExtractor, templateMethodByName } from '../methods.js';
+import { samplePages, sitePage, uniqueParagraph } from '../testing/sitePages.js';
+import { groupByLayout, SAME_LAYOUT } from './layouts.js';
+import { parsePipelineTemplate, preparePipeline, readAlone } from './pipeline.js';
+
+const pipeline = templateMethodByName('pipeline');
+
+/** Gold lines of a demo article that are its body (the title and byline aside). */
+function bodyLines(gold: string): string[] {
+  return gold.split('\n').slice(2);
+}
+
+function assertKeeps(text: string, lines: readonly string[], where: string): void {
+  let at = -1;
+  for (const line of lines) {
+    const found = text.indexOf(line);
+    assert.ok(found > at, `${where}: missing or out of order: ${line}\n--- got:\n${text}`);
+    at = found;
+  }
+}
+
+describe('pipeline', () => {
+  it('gives a redesigned site one template per layout, and pages of both keep their text', () => {
+    const articles = demoSite('relaunch', { articles: 40 }).pages.filter((page) => page.kind === 'article');
+    const heldOut = new Set([0, 1, 38, 39]);
+    const training = articles.filter((_, i) => !heldOut.has(i)).map((page) => page.html);
+    const { template } = preparePipeline(training);
+    assert.equal(template.layouts.length, 2, 'the old and the new design');
+    const extract = preparedExtractor(pipeline, training);
+    for (const i of heldOut) {
+      const page = articles[i];
+      assert.ok(page);
+      const result = extract(page.html);
+      assert.ok(!readAlone(result), `${page.path}: ${result.warnings.join('; ')}`);
+      assertKeeps(result.text, bodyLines(page.gold), page.path);
+    }
+  });
+
+  it('keeps the bodies of formulaic articles that share their vocabulary', () => {
+    const articles = demoSite('forecast', { articles: 30 }).pages.filter((page) => page.kind === 'article');
+    for (const name of ['pipeline', 'fastce+']) {
+      const extract = preparedExtractor(
+        templateMethodByName(name),
+        articles.slice(5).map((page) => page.html),
+      );
+      for (const page of articles.slice(0, 5)) assertKeeps(extract(page.html).text, bodyLines(page.gold), `${name} ${page.path}`);
+    }
+  });
+
+  it('removes what the site repeats inside its articles, and what changes from page to page', () => {
+    const share = 'Share this story with your friends on the village noticeboard and at the harbour market';
+    const pages = samplePages(12).map((page) => page.replace('</div>\n<div class="footer">', `<p>${share}</p></div>\n<div class="footer">`));
+    const extract = preparedExtractor(pipeline, pages);
+    const article = [uniqueParagraph(901), uniqueParagraph(902), uniqueParagraph(903)];
+    const result = extract(sitePage(`<h1>Headline</h1>${article.map((p) => `<p>${p}</p>`).join('')}`, `<p>${share}</p>`));
+    assertKeeps(result.text, article, 'article');
+    assert.ok(!result.text.includes(share), 'the repeated share line is gone');
+    assert.ok(!/The Daily Example|Copyright/.test(result.text), result.text);
+    assert.deepEqual(result.warnings, []);
+  });
+
+  it('reads a page of another layout alone, and says so', () => {
+    const extract = preparedExtractor(pipeline, samplePages(12));
+    const foreign = `<html><body><main><article>${[1, 2, 3].map((i) => `<p>${uniqueParagraph(700 + i, 40)}</p>`).join('')}</article></main></body></html>`;
+    const result = extract(foreign);
+    assert.ok(readAlone(result), result.warnings.join('; '));
+    assertKeeps(
+      result.text,
+      [1, 2, 3].map((i) => uniqueParagraph(700 + i, 40)),
+      'foreign page',
+    );
+  });
+
+  it('skips a binary page in preparation with a warning, and prepares from the others', () => {
+    const binary = '\u0000\u0001PK\u0003\u0004'.repeat(200);
+    const { template, warnings } = preparePipeline([...samplePages(6), binary]);
+    assert.equal(template.layouts.length, 1);
+    assert.equal(warnings.filter((warning) => warning.startsWith('page 6 skipped')).length, 1, warnings.join('\n'));
+  });
+
+  it('reads every page alone, without error, when too few pages are readable for a template', () => {
+    const { template, warnings } = preparePipeline(samplePages(1));
+    assert.deepEqual(template.layouts, []);
+    assert.match(warnings.join('\n'), /too few for a template/);
+    const result = pipeline.compile(template)(samplePages(2)[1] as string);
+    assert.ok(result.text.length > 0 && readAlone(result));
+  });
+
+  it('refuses a stored template that is not a pipeline template', () => {
+    assert.throws(
+      () => parsePipelineTemplate({ kind: 'pipeline', schemaVersion: 1, layouts: [{ signature: [], pageCount: 1, template: {} }] }),
+      ExtractionError,
+    );
+    assert.throws(() => parsePipelineTemplate({ contentPaths: [] }), /not a pipeline template/);
+  });
+
+  it('lists a template’s content paths over its layouts, for the diff between versions', () => {
+    const { template } = preparePipeline(samplePages(8));
+    const paths = pipeline.contentPaths(template);
+    assert.ok(paths.length > 0);
+    assert.deepEqual(paths, [...new Set(paths)].sort());
+  });
+});
+
+describe('groupByLayout', () => {
+  const layout = (prefix: string, optional: number) =>
+    new Set([...['A', 'B', 'C', 'D', 'E', 'F'].map((tag) => `${prefix}.${tag}`), ...(optional % 2 ? [`${prefix}.TABLE`] : [])]);
+
+  it('puts pages of one design together and keeps two designs apart, largest group first', () => {
+    const structures = [layout('OLD', 0), layout('NEW', 1), layout('NEW', 2), layout('OLD', 3), layout('NEW', 4)];
+    assert.deepEqual(groupByLayout(structures), [
+      [1, 2, 4],
+      [0, 3],
+    ]);
+  });
+
+  it('joins groups only at or above SAME_LAYOUT on average', () => {
+    const a = new Set(['X', 'Y']);
+    const b = new Set(['X', 'Z']); // Jaccard 1/3
+    assert.ok(1 / 3 < SAME_LAYOUT);
+    assert.deepEqual(groupByLayout([a, b]), [[0], [1]]);
+    assert.deepEqual(groupByLayout([a, new Set(['X', 'Y', 'Z'])]), [[0, 1]]);
+  });
+});

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { type BlockTree, buildBlockTree } from '../blockTree.js';
+import { ExtractionError } from '../errors.js';
+import { compileTemplate, templateReading } from '../fastce/detect.js';
+import { prepareTemplate } from '../fastce/prepare.js';
+import { FASTCE_PLUS_PARAMS, parseTemplate } from '../fastce/template.js';
+import { terms } from '../features.js';
+import { readTree } from '../reader/reader.js';
+import { type ExtractedBlock, type ExtractionResult, type PageExtractor, resultOf } from '../result.js';
+import { evenlySpread } from '../sampling.js';
+import { groupByLayout, jaccard, sharedPaths } from './layouts.js';
+
+/** Pages read to find a page type's layouts; the grouping costs the cube of this. */
+const MAX_LAYOUT_SAMPLE = 90;
+
+/** A layout with fewer sample pages than this gets no template: FastCE cannot tell what repeats on two. */
+const MIN_LAYOUT_PAGES = 3;
+
+/**
+ * The two readings agree when at least this share of either one's words is held by the other:
+ * "most of it". Chosen, not fitted; measured on the shared datasets' k-fold runs (see
+ * `compilePipeline`).
+ */
+export const MIN_AGREEMENT = 0.5;
+
+/** Bumped whenever the meaning of a stored pipeline template changes; older ones are refused. */
+export const PIPELINE_SCHEMA_VERSION = 1;
+
+const layoutSchema = z.object({
+  /** Block paths at least half of the layout's sample pages have: how a page is matched to it. */
+  signature: z.array(z.string().min(1)),
+  pageCount: z.number().int().positive(),
+  template: z.unknown().transform((value) => parseTemplate(value)),
+});
+
+const pipelineTemplateSchema = z.object({
+  kind: z.literal('pipeline'),
+  schemaVersion: z.literal(PIPELINE_SCHEMA_VERSION),
+  layouts: z.array(layoutSchema),
+});
+
+/** A page type's template for `pipeline`: one fastce+ template per layout of its pages. */
+export type PipelineTemplate = z.infer<typeof pipelineTemplateSchema>;
+type Layout = PipelineTemplate['layouts'][number];
+
+export function parsePipelineTemplate(value: unknown): PipelineTemplate {
+  const parsed = pipelineTemplateSchema.safeParse(value);
+  if (!parsed.success) throw new ExtractionError('invalid-template', `not a pipeline template: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/**
+ * The pipeline's preparation: the sample pages are grouped by layout (`groupByLayout`) and every
+ * layout with at least `MIN_LAYOUT_PAGES` pages gets a fastce+ template of its own. Pages that
+ * cannot be read (binary, undecodable) are skipped with one warning each. With no layout large
+ * enough the template has no layouts and every page is read by the single-page reader.
+ */
+export function preparePipeline(pages: readonly string[]): { template: PipelineTemplate; warnings: string[] } {
+  const warnings: string[] = [];
+  const readable: { html: string; structure: Set<string> }[] = [];
+  for (const [html, index] of evenlySpread(
+    pages.map((page, i) => [page, i] as const),
+    MAX_LAYOUT_SAMPLE,
+  )) {
+    try {
+      readable.push({ html, structure: structureOfTree(buildBlockTree(html)) });
+    } catch (error) {
+      if (!(error instanceof ExtractionError)) throw error;
+      warnings.push(`page ${index} skipped: ${error.message}`);
+    }
+  }
+  const groups = groupByLayout(readable.map((page) => page.structure)).filter((group) => group.length >= MIN_LAYOUT_PAGES);
+  if (groups.length === 0 && readable.length >= 2) groups.push(readable.map((_, i) => i));
+  const layouts: Layout[] = groups.map((group) => {
+    const prepared = prepareTemplate(
+      group.map((i) => (readable[i] as { html: string }).html),
+      { params: FASTCE_PLUS_PARAMS },
+    );
+    warnings.push(...prepared.warnings);
+    return {
+      signature: sharedPaths(group.map((i) => (readable[i] as { structure: Set<string> }).structure)),
+      pageCount: group.length,
+      template: prepared.template,
+    };
+  });
+  if (layouts.length === 0) warnings.push(`${readable.length} readable page(s): too few for a template, every page is read alone`);
+  return { template: { kind: 'pipeline', schemaVersion: PIPELINE_SCHEMA_VERSION, layouts }, warnings };
+}
+
+/**
+ * The pipeline's extractor, what the extractor service runs: a page is parsed once; the template
+ * of the layout nearest its structure reads it, and so does the single-page reader; then the
+ * self-check decides, and a warning says why whenever the page is read alone:
+ * - the readings agree (most of the reader's words are in the template's reading, or most of the
+ *   template's in the reader's): the reader's lines that the template's text also holds, in
+ *   order. The template removes what repeats across the site (a standard "share this" paragraph
+ *   inside the article), the reader what changes from page to page (related links, comments).
+ *   A reader line between two such lines, at a path the template never saw as content (a
+ *   blockquote or table its sample pages did not have), is kept: the template cannot judge it.
+ * - they share little, or the template does not fit the page or keeps nothing: the reader's.
+ * - the reader finds no text: the template's.
+ * On the k-fold runs of the shared datasets (sites with 10+ pages), where the two readings shared
+ * little, the template's reading was right more often than not when it was mostly inside the
+ * reader's (the reader had taken comments or a listing along): hence agreement in either
+ * direction. Where they share nothing, the reader wins more often (the template is of another layout).
+ */
+export function compilePipeline(template: PipelineTemplate): PageExtractor {
+  const layouts = template.layouts.map((layout) => ({ signature: new Set(layout.signature), compiled: compileTemplate(layout.template) }));
+  return (html): ExtractionResult => {
+    const tree = buildBlockTree(html);
+    const single = readTree(tree);
+    const layout = nearestLayout(layouts, tree);
+    if (!layout) return resultOf('pipeline', single.blocks, [...single.warnings, 'no template for this page type yet: read alone']);
+    const reading = templateReading(layout.compiled, tree);
+    if (reading.misfit !== undefined) return resultOf('pipeline', single.blocks, [...single.warnings, `${reading.misfit}: read alone`]);
+    return selfCheck(single, reading.blocks, layout.compiled.contentPaths);
+  };
+}
+
+function selfCheck(single: ExtractionResult, templated: readonly ExtractedBlock[], contentPaths: ReadonlySet<string>): ExtractionResult {
+  const readerLines = single.blocks.map((block) => terms(block.text));
+  const readerWords = wordCount(readerLines);
+  if (readerWords === 0) return resultOf('pipeline', [...templated], [...single.warnings, "the single-page reading is empty: the template's reading is used"]);
+  const templateLines = templated.map((block) => terms(block.text));
+  const templateText = joined(templateLines);
+  const readerText = joined(readerLines);
+  const confirmed = readerLines.map((words) => holds(templateText, words));
+  const confirmedWords = wordCount(readerLines.filter((_, i) => confirmed[i]));
+  const templateWords = wordCount(templateLines);
+  const heldWords = wordCount(templateLines.filter((words) => holds(readerText, words)));
+  if (confirmedWords < MIN_AGREEMENT * readerWords && heldWords < MIN_AGREEMENT * templateWords) {
+    const percent = (part: number, whole: number) => Math.round((100 * part) / Math.max(1, whole));
+    return resultOf('pipeline', single.blocks, [
+      ...single.warnings,
+      `the template confirms ${percent(confirmedWords, readerWords)}% of the single-page reading, which holds ${percent(heldWords, templateWords)}% of the template's: read alone`,
+    ]);
+  }
+  const first = confirmed.indexOf(true);
+  const last = confirmed.lastIndexOf(true);
+  const agreed = single.blocks.filter((block, i) => confirmed[i] || (i > first && i < last && !contentPaths.has(block.path)));
+  return resultOf('pipeline', agreed, single.warnings);
+}
+
+function wordCount(lines: readonly string[][]): number {
+  let count = 0;
+  for (const words of lines) count += words.length;
+  return count;
+}
+
+function joined(lines: readonly string[][]): string {
+  return ` ${lines.flat().join(' ')} `;
+}
+
+/** Whether a line's words occur, in order and together, in a `joined` text (a line without words always does). */
+function holds(text: string, words: readonly string[]): boolean {
+  return words.length === 0 || text.includes(` ${words.join(' ')} `);
+}
+
+function nearestLayout<L extends { signature: ReadonlySet<string> }>(layouts: readonly L[], tree: BlockTree): L | undefined {
+  if (layouts.length <= 1) return layouts[0];
+  const structure = structureOfTree(tree);
+  let best: { layout: L; similarity: number } | undefined;
+  for (const layout of layouts) {
+    const similarity = jaccard(structure, layout.signature);
+    if (!best || similarity > best.similarity) best = { layout, similarity };
+  }
+  return best?.layout;
+}
+
+function structureOfTree(tree: BlockTree): Set<string> {
+  return new Set(tree.blocks.map((block) => block.path));
+}
+
+/** Whether an extraction by `pipeline` fell back to reading the page alone (its warnings say so). */
+export function readAlone(result: Pick<ExtractionResult, 'warnings'>): boolean {
+  return result.warnings.some((warning) => warning.endsWith(': read alone'));
+}
