@@ -27,9 +27,9 @@ describe('winnow eval', () => {
     const predictions = join(folder, 'predictions.jsonl');
     const { stdout } = await winnow('eval', '--demo', '--method', 'fastce+', '--json', '--predictions', predictions);
     const report = JSON.parse(stdout);
-    assert.deepEqual(Object.keys(report), ['method', 'pages', 'sites', 'shingle', 'bow_f1', 'lcs_f1', 'ms_per_page', 'per_site']);
+    assert.deepEqual(Object.keys(report), ['method', 'pages', 'sites', 'shingle', 'bow_f1', 'lcs_f1', 'ms_per_page', 'empty', 'per_site']);
     assert.equal(report.method, 'fastce+');
-    assert.equal(report.sites, 3);
+    assert.equal(report.sites, 5);
     assert.ok(report.lcs_f1 >= 0.95, `demo lcs_f1 ${report.lcs_f1}`);
     const lines = (await readFile(predictions, 'utf8'))
       .trim()
@@ -82,7 +82,8 @@ describe('winnow report', () => {
     for (const method of ['auto', 'readability', 'mainblock', 'wlr', 'ccb', 'tccb', 'vge']) {
       assert.match(markdown, new RegExp(`\\| ${method} \\| [01]\\.\\d{3} \\| [01]\\.\\d{3} \\| [\\d.]+ \\|`), `no scores for ${method} in:\n${markdown}`);
     }
-    assert.match(markdown, /\| news \| [01]\.\d{3} \| [01]\.\d{3} \| [+-]\d\.\d{3} \|/);
+    // reader and auto against Readability: each score and its difference, then Readability's.
+    assert.match(markdown, /\| news \| [01]\.\d{3} \| [+-]\d\.\d{3} \| [01]\.\d{3} \| [+-]\d\.\d{3} \| [01]\.\d{3} \|/);
     assert.doesNotMatch(markdown, /Runs that failed/);
     assert.match(await readFile(plot, 'utf8'), /^<svg[\s\S]*auto[\s\S]*<\/svg>/);
   });
@@ -91,7 +92,7 @@ describe('winnow report', () => {
 describe('winnow demo', () => {
   it('runs the whole pipeline on the demo web and prints exact-phrase hits', async () => {
     const { stdout } = await winnow('demo', '--articles', '30');
-    for (const site of ['gazette', 'ledger', 'almanac']) assert.match(stdout, new RegExp(`${site}: crawl \\d+ finished; 33 pages stored`));
+    for (const site of ['gazette', 'ledger', 'almanac', 'relaunch', 'forecast']) assert.match(stdout, new RegExp(`${site}: crawl \\d+ finished; 33 pages stored`));
     assert.match(stdout, /a phrase that runs through a <span>: "[^"]+"\n[1-9]\d* pages? match/);
     assert.match(stdout, /a phrase that crosses two paragraphs: "[^"]+"\n[1-9]\d* pages? match/);
     assert.match(stdout, /0 pages match "Winter tyres at half price"/);

@@ -120,7 +120,7 @@ describe('distributed: every service its own process on real Redis and Postgres'
     assert.deepEqual(failures, [], 'no page failed');
     const [indexed] = await rt.db.query<{ n: number }>('SELECT count(*)::int AS n FROM search_documents');
     assert.equal(indexed?.n, stored, 'every page indexed once');
-    const templated = await rt.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM extractions WHERE method = 'fastce+'`);
+    const templated = await rt.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM extractions WHERE method = 'pipeline'`);
     assert.ok((templated[0]?.n ?? 0) > stored * 0.9, 'pages were re-extracted with templates');
     const search = await (await fetch(`${apiUrl}/search?q=${encodeURIComponent('"Winter tyres at half price"')}`, { headers: authorization })).json();
     assert.equal((search as { total: number }).total, 0);

@@ -8,7 +8,7 @@ import { Client } from '@elastic/elasticsearch';
 import { loadEnv } from '@winnow/config';
 import { DEMO_SITE_NAMES, serveDemoWeb, type DemoWeb } from '@winnow/demo-corpus';
 import { freePort } from '@winnow/queue/testing';
-import { addSite, openRuntime, requestTemplates, search, startCrawl, waitForIdle, type Runtime, type Service } from '@winnow/runtime';
+import { addSite, openRuntime, replaceSite, requestTemplates, search, startCrawl, waitForIdle, type Runtime, type Service } from '@winnow/runtime';
 import type { ElasticsearchIndex } from '@winnow/search';
 import { elasticsearchForTests, HoldingIndex, startLocalElasticsearch, type LocalElasticsearch } from '@winnow/search/testing';
 import { countStoredPages, findSite } from '@winnow/storage';
@@ -87,6 +87,7 @@ describe('the pipeline with Elasticsearch as the index (a real node)', () => {
   });
 
   test('a template change re-indexes the site while searches keep answering', async () => {
+    // Preparing again from the same pages changes nothing; a larger minimum takes the listing pages' template away.
     const site = web.sites[0];
     assert.ok(site);
     const { acrossBlocks } = demoPhrases(site);
@@ -100,6 +101,9 @@ describe('the pipeline with Elasticsearch as the index (a real node)', () => {
         await sleep(10);
       }
     })();
+    const config = (await findSite(rt.db, site.name))?.config;
+    assert.ok(config);
+    await replaceSite(rt, site.name, { ...config, minTemplatePages: site.pages.filter((page) => page.path.startsWith('/page/')).length + 2 });
     await requestTemplates(rt, site.name);
     await waitForIdle(rt);
     await refresh();

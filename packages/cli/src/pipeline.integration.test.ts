@@ -51,7 +51,7 @@ describe('the pipeline, embedded (PGlite, Postgres index, private redis-server)'
       const current = (await listTemplates(rt.db, site.name)).filter((template) => template.current);
       assert.deepEqual(current.map((template) => template.urlPatterns.sort().join(' ')).sort(), ['/ /page/:n.html', '/articles/:n.html'], site.name);
       const stale = await rt.db.query(
-        `SELECT p.url FROM pages p JOIN extractions e ON e.page_id = p.id WHERE p.site_id = $1 AND (e.template_version IS DISTINCT FROM $2 OR e.method <> 'fastce+')`,
+        `SELECT p.url FROM pages p JOIN extractions e ON e.page_id = p.id WHERE p.site_id = $1 AND (e.template_version IS DISTINCT FROM $2 OR e.method <> 'pipeline')`,
         [stored?.id, stored?.templateVersion],
       );
       assert.deepEqual(stale, [], `${site.name}: every page was re-extracted with the current templates`);

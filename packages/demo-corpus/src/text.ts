@@ -227,7 +227,8 @@ export function forecastParagraph(random: Random, place: string): string {
     () =>
       `The ${pick(random, PARTS)} after brings ${pick(random, SKIES)} with a high of ${between(random, -5, 31)} degrees and winds from the ${pick(random, WINDS)}.`,
   ];
-  return Array.from({ length: between(random, 3, 5) }, () => pick(random, sentences)()).join(' ');
+  const forecaster = `"Keep an eye on the sky over ${place} this ${pick(random, PARTS)}," said ${pick(random, PEOPLE)}.`;
+  return [...Array.from({ length: between(random, 3, 5) }, () => pick(random, sentences)()), forecaster].join(' ');
 }
 
 export function headline(random: Random): string {

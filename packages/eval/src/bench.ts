@@ -7,6 +7,7 @@ import {
   buildBlockTree,
   compileContentExtractor,
   DEFAULT_CE_PARAMS,
+  extractReader,
   isRepeated,
   prepareContentExtractor,
   preparedExtractor,
@@ -30,13 +31,14 @@ export interface ExtractBenchOptions {
 }
 
 /**
- * `pnpm bench extract`: detection ms/page of every template method on the same pages, and the
+ * `pnpm bench extract`: detection ms/page of every template method (and the reader) on the same pages, the memory of a long run, and the
  * cost of processing 10-300 pages of a site with CE against FastCE. Every number is a ratio
  * against a baseline run in the same process.
  */
 export async function benchExtract(options: ExtractBenchOptions): Promise<void> {
   const pages = await benchPages(options.data, options.write);
   detectionBench(pages, options.repeat, options.write);
+  memoryBench(pages, options.write);
   preparationBench(options.write);
 }
 
@@ -81,7 +83,8 @@ function detectionBench(pages: readonly GoldPage[], repeat: number, write: (text
     timings.set(name, best!);
   };
   time('parse only', () => (html) => buildBlockTree(html));
-  for (const name of ['ce', 'fastce', 'fastce+']) time(name, (training) => preparedExtractor(templateMethodByName(name), training));
+  for (const name of ['ce', 'fastce', 'fastce+', 'pipeline']) time(name, (training) => preparedExtractor(templateMethodByName(name), training));
+  time('reader (single page)', () => extractReader);
   const baseline = mean(timings.get('ce')!);
   const parse = mean(timings.get('parse only')!);
   write(`\ndetection on ${sum(runs.map((run) => run.heldOut.length))} pages of ${sites.length} sites, 5 folds (best of ${repeat} passes)\n`);
@@ -100,6 +103,33 @@ function detectionBench(pages: readonly GoldPage[], repeat: number, write: (text
     ];
   });
   write(table(['method', 'median ms', 'mean ms', 'p95 ms', 'pages/s', 'vs ce', 'vs ce beyond parsing'], rows));
+}
+
+/** Pages the memory run extracts in one process: the pipeline's extractor runs for days. */
+const MEMORY_RUN_PAGES = 10_000;
+
+/**
+ * The memory of a long run: `pipeline` prepared per site (as the extractor service caches its
+ * templates), then `MEMORY_RUN_PAGES` extractions cycling through the pages in one process; the
+ * resident set at the start, after the first tenth, at the end, and its peak. A leak shows as an
+ * end well above the first tenth.
+ */
+function memoryBench(pages: readonly GoldPage[], write: (text: string) => void): void {
+  const sites = siteFolds(pages, { minPagesPerSite: 10, folds: 5 });
+  const extractors = sites.map((site) => ({ extract: preparedExtractor(templateMethodByName('pipeline'), site.pages.map((page) => page.html)), pages: site.pages }));
+  const mib = () => process.memoryUsage().rss / 2 ** 20;
+  const start = mib();
+  let peak = start;
+  let tenth = start;
+  for (let i = 0; i < MEMORY_RUN_PAGES; i++) {
+    const site = extractors[i % extractors.length]!;
+    site.extract(site.pages[Math.floor(i / extractors.length) % site.pages.length]!.html);
+    if (i % 100 === 0) peak = Math.max(peak, mib());
+    if (i === MEMORY_RUN_PAGES / 10) tenth = mib();
+  }
+  const end = mib();
+  write(`\nmemory of ${MEMORY_RUN_PAGES} pipeline extractions in one process (${sites.length} sites' templates)\n`);
+  write(table(['rss MiB at start', 'after a tenth', 'at the end', 'peak'], [[start, tenth, end, Math.max(peak, end)].map((value) => value.toFixed(0))]));
 }
 
 /**

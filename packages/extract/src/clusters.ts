@@ -1,4 +1,5 @@
 import { buildBlockTree } from './blockTree.js';
+import { jaccard, pathsOf, sharedPaths } from './structure.js';
 
 /** A page of a site, as the clustering reads it. */
 export interface SitePage {
@@ -46,14 +47,7 @@ export function urlPattern(url: string): string {
 
 /** The block paths of a page: its structure, for comparing page types. */
 export function structureOf(html: string): Set<string> {
-  return new Set(buildBlockTree(html).blocks.map((block) => block.path));
-}
-
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  let shared = 0;
-  for (const path of a) if (b.has(path)) shared++;
-  return shared / (a.size + b.size - shared);
+  return pathsOf(buildBlockTree(html));
 }
 
 interface Group {
@@ -64,9 +58,7 @@ interface Group {
 }
 
 function signatureOf(structures: readonly Set<string>[]): Set<string> {
-  const counts = new Map<string, number>();
-  for (const structure of structures) for (const path of structure) counts.set(path, (counts.get(path) ?? 0) + 1);
-  return new Set([...counts].filter(([, count]) => count * 2 >= structures.length).map(([path]) => path));
+  return new Set(sharedPaths(structures));
 }
 
 /**

@@ -14,6 +14,8 @@ export interface ExtractionResult {
   text: string;
   /** Caps hit and other best-effort notes about this page (empty when none). */
   warnings: string[];
+  /** `pipeline` only: the self-check did not trust the template's reading and read the page alone. */
+  readAlone?: boolean;
 }
 
 /** Extracts one page's main text. */

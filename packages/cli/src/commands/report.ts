@@ -16,8 +16,8 @@ const main = fileURLToPath(new URL('../main.js', import.meta.url));
 
 /** Datasets whose sites have enough pages for the template protocol (>= 10 pages per site). */
 const TEMPLATE_DATASETS = new Set(['cleanportaleval', 'daniel', 'dragnet']);
-/** Single-page methods also scored on the template protocol's pages, to compare with fastce+auto on the same pages. */
-const SAME_PAGE_METHODS = ['readability', 'auto', 'mainblock'];
+/** Single-page methods also scored on the template protocol's pages, to compare with the template methods on the same pages. */
+const SAME_PAGE_METHODS = ['readability', 'reader', 'auto', 'mainblock'];
 
 interface ReportFlags {
   data: string;
@@ -115,16 +115,23 @@ function markdown(datasets: readonly string[], results: readonly Result[], flags
   const table = (rows: string[][]) =>
     [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
   const templateDatasets = datasets.filter((dataset) => TEMPLATE_DATASETS.has(dataset));
-  const sameHeader = ['method', ...templateDatasets.flatMap((dataset) => [`${dataset} shingle F1`, 'lcs F1', 'ms/page'])];
-  const samePages = ['fastce+', ...SAME_PAGE_METHODS, 'fastce+auto'].map((method) => [
+  const sameHeader = ['method', ...templateDatasets.flatMap((dataset) => [`${dataset} shingle F1`, 'lcs F1', 'ms/page', 'empty'])];
+  const samePages = ['pipeline', 'fastce+', ...SAME_PAGE_METHODS, 'fastce+auto'].map((method) => [
     method,
-    ...templateDatasets.flatMap((dataset) => cell(find(dataset, method, true))),
+    ...templateDatasets.flatMap((dataset) => {
+      const result = find(dataset, method, true);
+      return [...cell(result), result?.report ? String(result.report.empty) : ''];
+    }),
   ]);
   const shingle = (dataset: string, method: string) => find(dataset, method, false)?.report?.shingle.f1;
   const versus = datasets.map((dataset) => {
-    const [auto, readability] = [shingle(dataset, 'auto'), shingle(dataset, 'readability')];
-    const difference = auto === undefined || readability === undefined ? '' : `${auto >= readability ? '+' : ''}${f3(auto - readability)}`;
-    return `| ${dataset} | ${auto === undefined ? 'error' : f3(auto)} | ${readability === undefined ? 'error' : f3(readability)} | ${difference} |`;
+    const readability = shingle(dataset, 'readability');
+    const against = (method: string) => {
+      const value = shingle(dataset, method);
+      if (value === undefined || readability === undefined) return [value === undefined ? 'error' : f3(value), ''];
+      return [f3(value), `${value >= readability ? '+' : ''}${f3(value - readability)}`];
+    };
+    return `| ${dataset} | ${[...against('reader'), ...against('auto')].join(' | ')} | ${readability === undefined ? 'error' : f3(readability)} |`;
   });
   const failures = results.filter((result) => result.error).map((result) => `- ${result.method} on ${result.dataset}: ${result.error}`);
   return `# Evaluation report
@@ -142,13 +149,15 @@ pages than the single-page rows; the second table compares them on the same page
 
 ${table(datasets.length > 0 ? EVAL_METHOD_NAMES.map(row) : [])}
 
-## \`auto\` against Readability (shingle F1, every page)
+## The fast single-page readings against Readability (shingle F1, every page)
 
-| dataset | auto | readability | difference |
-|---|---|---|---|
+| dataset | reader | vs readability | auto | vs readability | readability |
+|---|---|---|---|---|---|
 ${versus.join('\n')}
 
 ## On the template protocol's pages (sites with >= 10 pages)
+
+\`pipeline\` is what the services index. \`empty\`: pages with no text where the gold has some.
 
 ${[`| ${sameHeader.join(' | ')} |`, `|${sameHeader.map(() => '---').join('|')}|`, ...samePages.map((r) => `| ${r.join(' | ')} |`)].join('\n')}
 

@@ -1,11 +1,4 @@
-/** Jaccard similarity of two sets of block paths. */
-export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  let shared = 0;
-  for (const path of small) if (large.has(path)) shared++;
-  return shared / (a.size + b.size - shared);
-}
+import { jaccard } from '../structure.js';
 
 /**
  * Average similarity at or above which two groups of pages share a layout. Pages of one layout
@@ -48,14 +41,4 @@ export function groupByLayout(structures: readonly ReadonlySet<string>[]): numbe
     groups.push(merged);
   }
   return groups.sort((a, b) => b.length - a.length || (a[0] as number) - (b[0] as number));
-}
-
-/** Paths at least half of the structures have: what a layout's pages share. */
-export function sharedPaths(structures: readonly ReadonlySet<string>[]): string[] {
-  const counts = new Map<string, number>();
-  for (const structure of structures) for (const path of structure) counts.set(path, (counts.get(path) ?? 0) + 1);
-  return [...counts]
-    .filter(([, count]) => count * 2 >= structures.length)
-    .map(([path]) => path)
-    .sort();
 }

@@ -8,7 +8,8 @@ import { terms } from '../features.js';
 import { readTree } from '../reader/reader.js';
 import { type ExtractedBlock, type ExtractionResult, type PageExtractor, resultOf } from '../result.js';
 import { evenlySpread } from '../sampling.js';
-import { groupByLayout, jaccard, sharedPaths } from './layouts.js';
+import { jaccard, pathsOf, sharedPaths } from '../structure.js';
+import { groupByLayout } from './layouts.js';
 
 /** Pages read to find a page type's layouts; the grouping costs the cube of this. */
 const MAX_LAYOUT_SAMPLE = 90;
@@ -49,6 +50,11 @@ export function parsePipelineTemplate(value: unknown): PipelineTemplate {
   return parsed.data;
 }
 
+interface Readable {
+  html: string;
+  structure: Set<string>;
+}
+
 /**
  * The pipeline's preparation: the sample pages are grouped by layout (`groupByLayout`) and every
  * layout with at least `MIN_LAYOUT_PAGES` pages gets a fastce+ template of its own. Pages that
@@ -57,13 +63,13 @@ export function parsePipelineTemplate(value: unknown): PipelineTemplate {
  */
 export function preparePipeline(pages: readonly string[]): { template: PipelineTemplate; warnings: string[] } {
   const warnings: string[] = [];
-  const readable: { html: string; structure: Set<string> }[] = [];
+  const readable: Readable[] = [];
   for (const [html, index] of evenlySpread(
     pages.map((page, i) => [page, i] as const),
     MAX_LAYOUT_SAMPLE,
   )) {
     try {
-      readable.push({ html, structure: structureOfTree(buildBlockTree(html)) });
+      readable.push({ html, structure: pathsOf(buildBlockTree(html)) });
     } catch (error) {
       if (!(error instanceof ExtractionError)) throw error;
       warnings.push(`page ${index} skipped: ${error.message}`);
@@ -72,16 +78,13 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
   const groups = groupByLayout(readable.map((page) => page.structure)).filter((group) => group.length >= MIN_LAYOUT_PAGES);
   if (groups.length === 0 && readable.length >= 2) groups.push(readable.map((_, i) => i));
   const layouts: Layout[] = groups.map((group) => {
+    const members = group.map((i) => readable[i] as Readable);
     const prepared = prepareTemplate(
-      group.map((i) => (readable[i] as { html: string }).html),
+      members.map((page) => page.html),
       { params: FASTCE_PLUS_PARAMS },
     );
     warnings.push(...prepared.warnings);
-    return {
-      signature: sharedPaths(group.map((i) => (readable[i] as { structure: Set<string> }).structure)),
-      pageCount: group.length,
-      template: prepared.template,
-    };
+    return { signature: sharedPaths(members.map((page) => page.structure)), pageCount: members.length, template: prepared.template };
   });
   if (layouts.length === 0) warnings.push(`${readable.length} readable page(s): too few for a template, every page is read alone`);
   return { template: { kind: 'pipeline', schemaVersion: PIPELINE_SCHEMA_VERSION, layouts }, warnings };
@@ -95,8 +98,8 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  *   template's in the reader's): the reader's lines that the template's text also holds, in
  *   order. The template removes what repeats across the site (a standard "share this" paragraph
  *   inside the article), the reader what changes from page to page (related links, comments).
- *   A reader line between two such lines, at a path the template never saw as content (a
- *   blockquote or table its sample pages did not have), is kept: the template cannot judge it.
+ *   A reader line between two such lines, at a path the layout's pages do not usually have (a
+ *   blockquote or table most sample pages did not have), is kept: the template cannot judge it.
  * - they share little, or the template does not fit the page or keeps nothing: the reader's.
  * - the reader finds no text: the template's.
  * On the k-fold runs of the shared datasets (sites with 10+ pages), where the two readings shared
@@ -110,14 +113,14 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
     const tree = buildBlockTree(html);
     const single = readTree(tree);
     const layout = nearestLayout(layouts, tree);
-    if (!layout) return resultOf('pipeline', single.blocks, [...single.warnings, 'no template for this page type yet: read alone']);
+    if (!layout) return alone(single, 'no template for this page type yet');
     const reading = templateReading(layout.compiled, tree);
-    if (reading.misfit !== undefined) return resultOf('pipeline', single.blocks, [...single.warnings, `${reading.misfit}: read alone`]);
-    return selfCheck(single, reading.blocks, layout.compiled.contentPaths);
+    if (reading.misfit !== undefined) return alone(single, reading.misfit);
+    return selfCheck(single, reading.blocks, layout.signature);
   };
 }
 
-function selfCheck(single: ExtractionResult, templated: readonly ExtractedBlock[], contentPaths: ReadonlySet<string>): ExtractionResult {
+function selfCheck(single: ExtractionResult, templated: readonly ExtractedBlock[], usualPaths: ReadonlySet<string>): ExtractionResult {
   const readerLines = single.blocks.map((block) => terms(block.text));
   const readerWords = wordCount(readerLines);
   if (readerWords === 0) return resultOf('pipeline', [...templated], [...single.warnings, "the single-page reading is empty: the template's reading is used"]);
@@ -130,14 +133,14 @@ function selfCheck(single: ExtractionResult, templated: readonly ExtractedBlock[
   const heldWords = wordCount(templateLines.filter((words) => holds(readerText, words)));
   if (confirmedWords < MIN_AGREEMENT * readerWords && heldWords < MIN_AGREEMENT * templateWords) {
     const percent = (part: number, whole: number) => Math.round((100 * part) / Math.max(1, whole));
-    return resultOf('pipeline', single.blocks, [
-      ...single.warnings,
-      `the template confirms ${percent(confirmedWords, readerWords)}% of the single-page reading, which holds ${percent(heldWords, templateWords)}% of the template's: read alone`,
-    ]);
+    return alone(
+      single,
+      `the template confirms ${percent(confirmedWords, readerWords)}% of the single-page reading, which holds ${percent(heldWords, templateWords)}% of the template's`,
+    );
   }
   const first = confirmed.indexOf(true);
   const last = confirmed.lastIndexOf(true);
-  const agreed = single.blocks.filter((block, i) => confirmed[i] || (i > first && i < last && !contentPaths.has(block.path)));
+  const agreed = single.blocks.filter((block, i) => confirmed[i] || (i > first && i < last && !usualPaths.has(block.path)));
   return resultOf('pipeline', agreed, single.warnings);
 }
 
@@ -158,7 +161,7 @@ function holds(text: string, words: readonly string[]): boolean {
 
 function nearestLayout<L extends { signature: ReadonlySet<string> }>(layouts: readonly L[], tree: BlockTree): L | undefined {
   if (layouts.length <= 1) return layouts[0];
-  const structure = structureOfTree(tree);
+  const structure = pathsOf(tree);
   let best: { layout: L; similarity: number } | undefined;
   for (const layout of layouts) {
     const similarity = jaccard(structure, layout.signature);
@@ -167,11 +170,12 @@ function nearestLayout<L extends { signature: ReadonlySet<string> }>(layouts: re
   return best?.layout;
 }
 
-function structureOfTree(tree: BlockTree): Set<string> {
-  return new Set(tree.blocks.map((block) => block.path));
+/** Whether the self-check read the page alone (the template's reading was not used). */
+export function readAlone(result: Pick<ExtractionResult, 'readAlone'>): boolean {
+  return result.readAlone === true;
 }
 
-/** Whether an extraction by `pipeline` fell back to reading the page alone (its warnings say so). */
-export function readAlone(result: Pick<ExtractionResult, 'warnings'>): boolean {
-  return result.warnings.some((warning) => warning.endsWith(': read alone'));
+/** The reader's reading of the page, kept whole, and why. */
+function alone(single: ExtractionResult, why: string): ExtractionResult {
+  return { ...resultOf('pipeline', single.blocks, [...single.warnings, `${why}: read alone`]), readAlone: true };
 }
