@@ -1,32 +1,33 @@
-import { clusterFor, decodeHtml, documentTitle, type ExtractionResult, type PageExtractor, readAlone, templateMethodByName, wordCount } from '@winnow/extract';
+import { clusterFor, decodeHtml, documentTitle, type ExtractionResult, readAlone, wordCount } from '@winnow/extract';
 import { UnrecoverableError } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
 import { currentTemplateShapes, type Extraction, findPage, findSiteById, findTemplate, loadRawPage, saveExtraction, templateHealth } from '@winnow/storage';
 
+/** A stored template as the CPU pool's tasks take it: compiled once per thread, under its key. */
+type TaskTemplate = { key: string; method: string; body: unknown };
+
 /**
- * Extractors of stored templates by template id, each compiled with the method that prepared it.
- * A new preparation stores new rows with new ids, so a new version is never served from the
- * cache: each job reads the current version's ids (a small query) and compiles only the
- * templates it has not seen.
+ * Stored templates by id, as extraction tasks carry them. A new preparation stores new rows with
+ * new ids, so a new version is never served from the cache: each job reads the current version's
+ * ids (a small query) and loads only the templates it has not seen.
  */
 export class TemplateCache {
-  readonly #compiled = new Map<number, PageExtractor>();
+  readonly #templates = new Map<number, TaskTemplate>();
   readonly #capacity: number;
 
   constructor(capacity = 64) {
     this.#capacity = capacity;
   }
 
-  async get(rt: Runtime, templateId: number): Promise<PageExtractor | undefined> {
-    const cached = this.#compiled.get(templateId);
+  async get(rt: Runtime, templateId: number): Promise<TaskTemplate | undefined> {
+    const cached = this.#templates.get(templateId);
     if (cached) return cached;
     const stored = await findTemplate(rt.db, templateId);
     if (!stored) return undefined;
-    const method = templateMethodByName(stored.method);
-    const compiled = method.compile(method.parseTemplate(stored.template));
-    if (this.#compiled.size >= this.#capacity) this.#compiled.delete(this.#compiled.keys().next().value as number);
-    this.#compiled.set(templateId, compiled);
-    return compiled;
+    const template = { key: String(templateId), method: stored.method, body: stored.template };
+    if (this.#templates.size >= this.#capacity) this.#templates.delete(this.#templates.keys().next().value as number);
+    this.#templates.set(templateId, template);
+    return template;
   }
 }
 
@@ -37,7 +38,7 @@ export class TemplateCache {
  * template of its site is marked for re-extraction, which the templater enqueues once templates
  * exist. A missing page, or a body that is not a readable HTML document, fails for good.
  */
-export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: number, fallback: PageExtractor): Promise<Extraction> {
+export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: number): Promise<Extraction> {
   const page = await findPage(rt.db, pageId);
   if (!page) throw new UnrecoverableError(`page ${pageId} does not exist`);
   if (!page.contentHash) throw new UnrecoverableError(`page ${pageId} (${page.url}) has no stored body: ${page.fetchError ?? 'not fetched'}`);
@@ -56,14 +57,15 @@ export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: num
 
   const shapes = await currentTemplateShapes(rt.db, site.id);
   const shape = clusterFor({ url: page.url, html }, shapes);
-  const compiled = shape && (await cache.get(rt, shape.id));
+  const template = (shape && (await cache.get(rt, shape.id))) ?? null;
   let result: ExtractionResult;
   try {
-    result = compiled ? compiled(html) : fallback(html);
+    // Off the event loop (rt.cpu): parsing and reading a large page must not hold up the queue's locks.
+    result = await rt.cpu.extract({ html, fallback: rt.env.WINNOW_FALLBACK_METHOD, template });
   } catch (error) {
     throw new UnrecoverableError(`page ${pageId} (${page.url}): ${(error as Error).message}`);
   }
-  const templateId = compiled && shape ? shape.id : null;
+  const templateId = template && shape ? shape.id : null;
   const extraction = await saveExtraction(rt.db, {
     pageId,
     contentHash: page.contentHash,

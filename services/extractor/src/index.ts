@@ -13,12 +13,12 @@ export function startExtractor(rt: Runtime): Service {
   const cache = new TemplateCache();
   // Both names are checked at start: a wrong one fails here, not on the first page.
   templateMethodByName(rt.env.WINNOW_TEMPLATE_METHOD);
-  const fallback = singlePageMethodByName(rt.env.WINNOW_FALLBACK_METHOD).extract;
+  singlePageMethodByName(rt.env.WINNOW_FALLBACK_METHOD);
   const worker = startWorker(
     rt.queueSettings,
     'extract',
     async ({ pageId }) => {
-      const extraction = await extractPage(rt, cache, pageId, fallback);
+      const extraction = await extractPage(rt, cache, pageId);
       await rt.queues.add('index', { pageId });
       return { method: extraction.method, templateVersion: extraction.templateVersion, blocks: extraction.blocks.length };
     },

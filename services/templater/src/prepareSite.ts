@@ -67,7 +67,8 @@ export async function prepareSite(rt: Runtime, siteId: number): Promise<Preparat
   for (const cluster of clusters) {
     if (cluster.members.length < minPages) continue;
     const sample = sampleOf(cluster.members).map((index) => (pages[index] as SitePage).html);
-    const { template, warnings } = method.prepare(sample);
+    // Off the event loop (rt.cpu): preparing a template reads dozens of pages.
+    const { template, warnings } = await rt.cpu.prepare({ method: method.name, pages: sample });
     if (warnings.length > 0) rt.log.info({ site: site.name, cluster: cluster.key, warnings: warnings.slice(0, 10) }, 'template prepared with warnings');
     const previous = current.find((old) => old.cluster === cluster.key && old.method === method.name);
     templates.push({
