@@ -1,13 +1,9 @@
-/**
- * Python's `\w+` on str (letters, numbers, underscore, Unicode-aware), the tokeniser of the
- * ScrapingHub benchmark's evaluate.py; the other metrics lower-case its tokens.
- */
-const WORD = /[\p{L}\p{N}_]+/gu;
+import { words } from '@winnow/extract';
 
-export function words(text: string): string[] {
-  return text.match(WORD) ?? [];
-}
+/** Words as the metrics count them: extraction's word rule (Python's `\w+`, as the ScrapingHub benchmark's evaluate.py). */
+export { words };
 
+/** Lower-cased words, for the metrics that ignore case. */
 export function lowerCaseWords(text: string): string[] {
   return words(text.toLowerCase());
 }

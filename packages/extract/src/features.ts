@@ -27,11 +27,20 @@ const LINK_ID = 1;
 const IMAGE_ID = 2;
 const SCRIPT_ID = 3;
 const FIRST_TERM_ID = 16;
+/**
+ * A word: a run of letters, digits and underscores (Unicode-aware) — Python's `\w+`, the tokeniser
+ * of the ScrapingHub benchmark's evaluate.py. The one word rule of extraction and evaluation.
+ */
 const WORD = /[\p{L}\p{N}_]+/gu;
+
+/** The words of a text, as written. */
+export function words(text: string): string[] {
+  return text.match(WORD) ?? [];
+}
 
 /** Lower-cased word tokens of a text, the unit of the term features. */
 export function terms(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
+  return words(text.toLowerCase());
 }
 
 /** How many words a text has, as every part of Winnow counts them. */

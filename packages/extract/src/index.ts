@@ -28,7 +28,7 @@ export {
   TEMPLATE_SCHEMA_VERSION,
   type Template,
 } from './fastce/template.js';
-export { cosine, type FeatureVector, featureVector, terms, wordCount } from './features.js';
+export { cosine, type FeatureVector, featureVector, terms, wordCount, words } from './features.js';
 export { DEFAULT_LIMITS, type Limits } from './limits.js';
 export { extractMainBlock } from './mainBlock.js';
 export {

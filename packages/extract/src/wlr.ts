@@ -1,3 +1,4 @@
+import { words as wordsOf } from './features.js';
 import { buildDom, renderDom, type DomNode } from './dom.js';
 import { resultOf, type ExtractionResult } from './result.js';
 
@@ -11,7 +12,6 @@ export type RatioVariant = 'wlr' | 'cnr' | 'wnr' | 'clr';
 
 /** Tags whose single-leaf children are joined into one leaf (paper, Figure 5). */
 const JOINABLE = new Set(['#text', 'p', 'a', 'u', 'b', 'i', 'em', 'span', 'sub', 'sup', 'strong', 'div']);
-const WORD = /[\p{L}\p{N}_]+/gu;
 
 interface Scored {
   node: DomNode;
@@ -100,7 +100,7 @@ function contentTree(root: DomNode): Scored | null {
   for (let i = nodes.length - 1; i >= 0; i--) {
     const node = nodes[i] as DomNode;
     const children = node.children.map((child) => scoredOf.get(child)).filter((child): child is Scored => child !== undefined);
-    const words = node.name === '#text' ? (node.text.match(WORD)?.length ?? 0) : 0;
+    const words = node.name === '#text' ? wordsOf(node.text).length : 0;
     if (children.length === 0 && words === 0) continue;
     const chars = node.name === '#text' ? node.text.replace(/\s+/g, '').length : 0;
     scoredOf.set(node, { node, id: 0, children, words, chars, leaves: 1, nodes: 1, ratio: 0, relevance: 0 });

@@ -17,6 +17,16 @@ export const JOB_CONTRACTS = {
   index: z.object({ pageId: id }).strict(),
 } as const;
 
+/**
+ * The deduplication id of a page's extraction job for one body (and, from the templater, one
+ * template version): the job is queued once however many times it is asked for before it runs.
+ * A job already running is not a reason to skip a new version's (it may have read the old one);
+ * the extractor makes a job whose page is already current a no-op instead.
+ */
+export function extractionJobId(pageId: number, contentHash: string, templateVersion?: number): string {
+  return templateVersion === undefined ? `extract:${pageId}:${contentHash}` : `extract:${pageId}:${contentHash}:v${templateVersion}`;
+}
+
 export type QueueName = keyof typeof JOB_CONTRACTS;
 export type JobPayload<Name extends QueueName> = z.infer<(typeof JOB_CONTRACTS)[Name]>;
 export const QUEUE_NAMES = Object.keys(JOB_CONTRACTS) as QueueName[];

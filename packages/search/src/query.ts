@@ -21,6 +21,11 @@ export class QueryError extends WinnowError {
   }
 }
 
+/**
+ * Letters and digits: the search side's own word rule, on purpose apart from extraction's `\w+`
+ * (which also joins underscores): what a word is in a query is the indexes' analyzers' business,
+ * and phrases must be cut where they cut them.
+ */
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /** The words of a text, lower-cased, as the index sees them. */

@@ -93,18 +93,32 @@ export async function findExtraction(db: Queryable, pageId: number): Promise<Ext
 
 /**
  * A site's stored pages whose extraction is missing, stale (the body changed), marked for
- * re-extraction, or made with an older template version than the current one.
+ * re-extraction, or made with an older template version than the current one, with their bodies' hashes.
  */
-export async function pagesToExtract(db: Queryable, siteId: number): Promise<number[]> {
-  const rows = await db.query<{ id: number }>(
-    `SELECT p.id FROM pages p JOIN sites s ON s.id = p.site_id LEFT JOIN extractions e ON e.page_id = p.id
+export async function pagesToExtract(db: Queryable, siteId: number): Promise<{ pageId: number; contentHash: string }[]> {
+  const rows = await db.query<{ id: number; content_hash: string }>(
+    `SELECT p.id, p.content_hash FROM pages p JOIN sites s ON s.id = p.site_id LEFT JOIN extractions e ON e.page_id = p.id
       WHERE p.site_id = $1 AND p.content_hash IS NOT NULL
         AND (e.page_id IS NULL OR e.content_hash <> p.content_hash OR e.needs_reextract
              OR coalesce(e.template_version, 0) < s.template_version)
       ORDER BY p.id`,
     [siteId],
   );
-  return rows.map((row) => row.id);
+  return rows.map((row) => ({ pageId: row.id, contentHash: row.content_hash }));
+}
+
+/**
+ * Whether a page's extraction is of its current body, with the site's current template version,
+ * and not marked for re-extraction: then extracting it again would change nothing.
+ */
+export async function extractionIsCurrent(db: Queryable, pageId: number): Promise<boolean> {
+  const rows = await db.query<{ current: boolean }>(
+    `SELECT (e.content_hash = p.content_hash AND NOT e.needs_reextract
+             AND e.template_version IS NOT DISTINCT FROM nullif(s.template_version, 0)) AS current
+       FROM extractions e JOIN pages p ON p.id = e.page_id JOIN sites s ON s.id = p.site_id WHERE e.page_id = $1`,
+    [pageId],
+  );
+  return rows[0]?.current === true;
 }
 
 /**

@@ -74,5 +74,14 @@ export {
   type TemplateShape,
   type TemplateSummary,
 } from './templates.js';
-export { findExtraction, indexablePages, pagesToExtract, saveExtraction, type Extraction, type IndexablePage, unextractedPages } from './extractions.js';
+export {
+  extractionIsCurrent,
+  findExtraction,
+  indexablePages,
+  pagesToExtract,
+  saveExtraction,
+  type Extraction,
+  type IndexablePage,
+  unextractedPages,
+} from './extractions.js';
 export { clearPageFailure, listPageFailures, recordPageFailure, siteCounts, type PageFailure, type SiteCounts, type Stage } from './failures.js';

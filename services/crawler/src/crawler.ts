@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { SiteConfig } from '@winnow/config';
-import { startWorker, type Worker } from '@winnow/queue';
+import { extractionJobId, startWorker, type Worker } from '@winnow/queue';
 import { type Runtime, type Service, syncSchedules, whileUnavailable } from '@winnow/runtime';
 import {
   admitUrls,
@@ -33,7 +33,7 @@ import { Fetcher, type Resolve } from './fetcher.js';
 import { type HostPace, Politeness } from './politeness.js';
 import { RobotsCache } from './robots.js';
 import { DEFAULT_TRACKING_PARAMS } from './urls.js';
-import { extractionJobId, type Visit, type VisitContext, visit } from './visit.js';
+import { type Visit, type VisitContext, visit } from './visit.js';
 
 export interface CrawlerOptions {
   /** Resolves host names; the system resolver unless a test stands in for DNS. */

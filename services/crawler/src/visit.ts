@@ -1,5 +1,6 @@
 import { refusedHost, type SiteConfig } from '@winnow/config';
 import { decodeHtml } from '@winnow/extract';
+import { extractionJobId } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
 import {
   admitUrls,
@@ -23,11 +24,6 @@ import { type HostPace, type Politeness, retryAfterMs } from './politeness.js';
 import type { RobotsCache } from './robots.js';
 import { readSitemap } from './sitemaps.js';
 import { normalizeUrl } from './urls.js';
-
-/** A page's extraction job for one body: queued once however many times the body is seen before it runs. */
-export function extractionJobId(pageId: number, contentHash: string): string {
-  return `extract:${pageId}:${contentHash}`;
-}
 
 /** The media types a stored page may have: what the extractor can read. */
 const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);

@@ -1,7 +1,17 @@
 import { clusterFor, decodeHtml, documentTitle, type ExtractionResult, readAlone, wordCount } from '@winnow/extract';
 import { UnrecoverableError } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
-import { currentTemplateShapes, type Extraction, findPage, findSiteById, findTemplate, loadRawPage, saveExtraction, templateHealth } from '@winnow/storage';
+import {
+  currentTemplateShapes,
+  type Extraction,
+  extractionIsCurrent,
+  findPage,
+  findSiteById,
+  findTemplate,
+  loadRawPage,
+  saveExtraction,
+  templateHealth,
+} from '@winnow/storage';
 
 /** A stored template as the CPU pool's tasks take it: compiled once per thread, under its key. */
 type TaskTemplate = { key: string; method: string; body: unknown };
@@ -36,9 +46,11 @@ export class TemplateCache {
  * prepared it, when the site has one that fits; otherwise with the single-page fallback
  * (`WINNOW_FALLBACK_METHOD`, `reader` by default). A page read without any
  * template of its site is marked for re-extraction, which the templater enqueues once templates
- * exist. A missing page, or a body that is not a readable HTML document, fails for good.
+ * exist. A page whose extraction is already of its body and the current template version is not
+ * extracted again (null). A missing page, or a body that is not a readable HTML document, fails for good.
  */
-export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: number): Promise<Extraction> {
+export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: number): Promise<Extraction | null> {
+  if (await extractionIsCurrent(rt.db, pageId)) return null;
   const page = await findPage(rt.db, pageId);
   if (!page) throw new UnrecoverableError(`page ${pageId} does not exist`);
   if (!page.contentHash) throw new UnrecoverableError(`page ${pageId} (${page.url}) has no stored body: ${page.fetchError ?? 'not fetched'}`);

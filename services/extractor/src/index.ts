@@ -19,7 +19,10 @@ export function startExtractor(rt: Runtime): Service {
     'extract',
     async ({ pageId }) => {
       const extraction = await extractPage(rt, cache, pageId);
+      // Indexed again either way (idempotent): a job that repeats a current extraction may be the
+      // retry of one whose index job was lost.
       await rt.queues.add('index', { pageId });
+      if (!extraction) return { skipped: 'already extracted from this body with the current templates' };
       return { method: extraction.method, templateVersion: extraction.templateVersion, blocks: extraction.blocks.length };
     },
     {

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { clusterPages, decodeHtml, evenlySpread, type SitePage, type TemplateMethod, templateMethodByName } from '@winnow/extract';
+import { extractionJobId } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
 import {
   currentTemplates,
@@ -92,10 +93,13 @@ export async function prepareSite(rt: Runtime, siteId: number): Promise<Preparat
     return { version: site.templateVersion, unchanged: true, clusters: summary, reextract: 0 };
   }
   const version = await rt.db.transaction((tx) => insertTemplateVersion(tx, siteId, templates));
+  // Once per page and version however often asked; a page a queued job brings up to date first is a no-op when this one runs.
   const reextract = await pagesToExtract(rt.db, siteId);
+  const hashes = new Map(reextract.map((page) => [page.pageId, page.contentHash]));
   await rt.queues.addBulk(
     'extract',
-    reextract.map((pageId) => ({ pageId })),
+    reextract.map(({ pageId }) => ({ pageId })),
+    ({ pageId }) => extractionJobId(pageId, hashes.get(pageId) as string, version),
   );
   const changes = templates.map((template) => ({
     cluster: template.cluster,
