@@ -48,18 +48,14 @@ export function compileTemplate(template: Template): CompiledTemplate {
  * the template does not fit, or on which it finds no text, is read on its own (`readAlone`).
  */
 export function detect(compiled: CompiledTemplate, html: string, limits?: Partial<Limits>): ExtractionResult {
-  return detectInTree(compiled, buildBlockTree(html, { pathMode: compiled.template.params.pathMode, ...(limits ? { limits } : {}) }));
-}
-
-/** What the template reads of a page, or why it cannot: the page does not fit it, or it finds no text there. */
-export type TemplateReading = { blocks: ExtractedBlock[]; misfit?: undefined } | { misfit: string };
-
-/** `detect` on a page already read into a block tree; fastce+ returns a misfit instead of reading the page alone. */
-export function detectInTree(compiled: CompiledTemplate, tree: BlockTree): ExtractionResult {
+  const tree = buildBlockTree(html, { pathMode: compiled.template.params.pathMode, ...(limits ? { limits } : {}) });
   const reading = templateReading(compiled, tree);
   if (reading.misfit !== undefined) return readAlone(tree, reading.misfit);
   return resultOf(compiled.template.params.refine ? 'fastce+' : 'fastce', reading.blocks, tree.warnings);
 }
+
+/** What the template reads of a page, or why it cannot: the page does not fit it, or it finds no text there (fastce+). */
+export type TemplateReading = { blocks: ExtractedBlock[]; misfit?: undefined } | { misfit: string };
 
 /** The template's reading of a page read into a block tree with the template's path mode. */
 export function templateReading(compiled: CompiledTemplate, tree: BlockTree): TemplateReading {
