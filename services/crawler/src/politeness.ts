@@ -41,14 +41,19 @@ redis.call('PEXPIRE', KEYS[2], ttl)
 return {1, start - now}
 `;
 
-/** Moves a host's next free start to at least `ARGV[1]` ms from now (a robots.txt `Crawl-delay` just learnt). */
+/**
+ * Moves a host's next free start to at least `ARGV[1]` ms from now (a robots.txt `Crawl-delay` just
+ * learnt), with the same guard as every slot: a request another process started a moment ago, at
+ * the pace known before, must still be a whole delay from the next one at the server.
+ */
 const DELAY_NEXT = `
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-local next_ = now + tonumber(ARGV[1])
+local delay = tonumber(ARGV[1])
+local next_ = now + delay + math.max(25, math.floor(delay / 50))
 if next_ > tonumber(redis.call('HGET', KEYS[1], 'next_at') or '0') then
   redis.call('HSET', KEYS[1], 'next_at', next_)
-  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1]) + 60000)
+  redis.call('PEXPIRE', KEYS[1], delay + 60000)
 end
 return next_
 `;
