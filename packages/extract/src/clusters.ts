@@ -1,5 +1,5 @@
 import { buildBlockTree } from './blockTree.js';
-import { jaccard, pathsOf, sharedPaths } from './structure.js';
+import { jaccard, mostSimilar, pathsOf, sharedPaths } from './structure.js';
 
 /** A page of a site, as the clustering reads it. */
 export interface SitePage {
@@ -112,11 +112,12 @@ export function clusterPages(pages: readonly SitePage[], options: ClusterOptions
   }
   for (const small of [...groups].sort((a, b) => a.members.length - b.members.length)) {
     if (small.members.length >= settings.minPages) continue;
-    const nearest = nearestGroup(
+    const nearest = mostSimilar(
       small.signature,
       groups.filter((group) => group !== small && group.members.length >= small.members.length),
+      (group) => group.signature,
     );
-    if (nearest && nearest.similarity >= settings.nearEnough) merge(nearest.group, small);
+    if (nearest && nearest.similarity >= settings.nearEnough) merge(nearest.candidate, small);
   }
 
   return groups
@@ -125,15 +126,6 @@ export function clusterPages(pages: readonly SitePage[], options: ClusterOptions
       const patterns = [...group.patterns].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([pattern]) => pattern);
       return { key: patterns[0] as string, urlPatterns: patterns, signature: [...group.signature].sort(), members: group.members.sort((a, b) => a - b) };
     });
-}
-
-function nearestGroup(signature: ReadonlySet<string>, groups: readonly Group[]): { group: Group; similarity: number } | undefined {
-  let best: { group: Group; similarity: number } | undefined;
-  for (const group of groups) {
-    const similarity = jaccard(signature, group.signature);
-    if (!best || similarity > best.similarity) best = { group, similarity };
-  }
-  return best;
 }
 
 /** What `clusterFor` needs of a cluster. */
@@ -150,11 +142,6 @@ export function clusterFor<Cluster extends ClusterShape>(page: SitePage, cluster
   const pattern = urlPattern(page.url);
   const byUrl = clusters.find((cluster) => cluster.urlPatterns.includes(pattern));
   if (byUrl) return byUrl;
-  const structure = structureOf(page.html);
-  let best: { cluster: Cluster; similarity: number } | undefined;
-  for (const cluster of clusters) {
-    const similarity = jaccard(structure, new Set(cluster.signature));
-    if (!best || similarity > best.similarity) best = { cluster, similarity };
-  }
-  return best && best.similarity >= nearEnough ? best.cluster : undefined;
+  const nearest = mostSimilar(structureOf(page.html), clusters, (cluster) => new Set(cluster.signature));
+  return nearest && nearest.similarity >= nearEnough ? nearest.candidate : undefined;
 }

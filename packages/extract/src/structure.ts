@@ -14,6 +14,20 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return shared / (a.size + b.size - shared);
 }
 
+/** The candidate whose paths are most like `paths` (Jaccard; the first of equals), with that similarity; none for no candidates. */
+export function mostSimilar<T>(
+  paths: ReadonlySet<string>,
+  candidates: readonly T[],
+  pathsOfCandidate: (candidate: T) => ReadonlySet<string>,
+): { candidate: T; similarity: number } | undefined {
+  let best: { candidate: T; similarity: number } | undefined;
+  for (const candidate of candidates) {
+    const similarity = jaccard(paths, pathsOfCandidate(candidate));
+    if (!best || similarity > best.similarity) best = { candidate, similarity };
+  }
+  return best;
+}
+
 /** Paths at least half of the structures have: what a group of pages shares, sorted. */
 export function sharedPaths(structures: readonly ReadonlySet<string>[]): string[] {
   const counts = new Map<string, number>();

@@ -8,7 +8,7 @@ import { terms } from '../features.js';
 import { readTree } from '../reader/reader.js';
 import { type ExtractedBlock, type ExtractionResult, type PageExtractor, resultOf } from '../result.js';
 import { evenlySpread } from '../sampling.js';
-import { jaccard, pathsOf, sharedPaths } from '../structure.js';
+import { mostSimilar, pathsOf, sharedPaths } from '../structure.js';
 import { groupByLayout } from './layouts.js';
 
 /** Pages read to find a page type's layouts; the grouping costs the cube of this. */
@@ -126,18 +126,25 @@ function selfCheck(single: ExtractionResult, templated: readonly ExtractedBlock[
   if (readerWords === 0) return resultOf('pipeline', [...templated], [...single.warnings, "the single-page reading is empty: the template's reading is used"]);
   const templateLines = templated.map((block) => terms(block.text));
   const templateText = joined(templateLines);
-  const readerText = joined(readerLines);
   const confirmed = readerLines.map((words) => holds(templateText, words));
   const confirmedWords = wordCount(readerLines.filter((_, i) => confirmed[i]));
-  const templateWords = wordCount(templateLines);
-  const heldWords = wordCount(templateLines.filter((words) => holds(readerText, words)));
-  if (confirmedWords < MIN_AGREEMENT * readerWords && heldWords < MIN_AGREEMENT * templateWords) {
+  if (confirmedWords < MIN_AGREEMENT * readerWords) {
+    // The other direction is asked only now: is most of the template's reading inside the reader's?
+    const readerText = joined(readerLines);
+    const templateWords = wordCount(templateLines);
+    const heldWords = wordCount(templateLines.filter((words) => holds(readerText, words)));
+    if (heldWords >= MIN_AGREEMENT * templateWords) return agreement(single, confirmed, usualPaths);
     const percent = (part: number, whole: number) => Math.round((100 * part) / Math.max(1, whole));
     return alone(
       single,
       `the template confirms ${percent(confirmedWords, readerWords)}% of the single-page reading, which holds ${percent(heldWords, templateWords)}% of the template's`,
     );
   }
+  return agreement(single, confirmed, usualPaths);
+}
+
+/** The reader's confirmed lines, and its lines between two of them at paths the layout does not usually have. */
+function agreement(single: ExtractionResult, confirmed: readonly boolean[], usualPaths: ReadonlySet<string>): ExtractionResult {
   const first = confirmed.indexOf(true);
   const last = confirmed.lastIndexOf(true);
   const agreed = single.blocks.filter((block, i) => confirmed[i] || (i > first && i < last && !usualPaths.has(block.path)));
@@ -161,13 +168,7 @@ function holds(text: string, words: readonly string[]): boolean {
 
 function nearestLayout<L extends { signature: ReadonlySet<string> }>(layouts: readonly L[], tree: BlockTree): L | undefined {
   if (layouts.length <= 1) return layouts[0];
-  const structure = pathsOf(tree);
-  let best: { layout: L; similarity: number } | undefined;
-  for (const layout of layouts) {
-    const similarity = jaccard(structure, layout.signature);
-    if (!best || similarity > best.similarity) best = { layout, similarity };
-  }
-  return best?.layout;
+  return mostSimilar(pathsOf(tree), layouts, (layout) => layout.signature)?.candidate;
 }
 
 /** Whether the self-check read the page alone (the template's reading was not used). */
