@@ -11,6 +11,8 @@ export interface EvaluateOptions {
   /** Only sites with at least this many pages (default: 10 for template methods, 1 for single-page ones). */
   minPagesPerSite?: number;
   folds: number;
+  /** The Chromium `vge` lays pages out in (`WINNOW_CHROMIUM_PATH`). */
+  chromiumPath?: string;
   /** Called after each scored page, for progress bars. */
   onPage?: (done: number, total: number) => void;
 }
@@ -51,7 +53,7 @@ export interface EvaluationReport {
  * its error.
  */
 export async function evaluate(pages: readonly GoldPage[], options: EvaluateOptions): Promise<{ report: EvaluationReport; outcomes: PageOutcome[] }> {
-  const method = await openScoringMethod(options.method);
+  const method = await openScoringMethod(options.method, options.chromiumPath);
   try {
     const outcomes =
       method.kind === 'single' ? await scoreSinglePage(pages, method.extract, options) : await scoreWithTemplates(pages, method.prepare, options);

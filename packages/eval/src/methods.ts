@@ -13,10 +13,11 @@ export type ScoringMethod =
 
 const nothingToClose = async () => undefined;
 
-/** Resolves a method by name; `vge` launches the system Chromium and says clearly when there is none. */
-export async function openScoringMethod(name: string): Promise<ScoringMethod> {
+/** Resolves a method by name; `vge` launches the Chromium at `chromiumPath` and says clearly when there is none. */
+export async function openScoringMethod(name: string, chromiumPath?: string): Promise<ScoringMethod> {
   if (name === 'vge') {
-    const renderer = await PageRenderer.launch();
+    if (!chromiumPath) throw new Error('vge lays pages out in Chromium: give the path of one (WINNOW_CHROMIUM_PATH)');
+    const renderer = await PageRenderer.launch(chromiumPath);
     return { kind: 'single', name, extract: async (html) => extractWithVge(await renderer.render(html)), close: () => renderer.close() };
   }
   const method = methodByName(name);

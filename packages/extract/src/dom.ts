@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS } from './blockTags.js';
+import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS, NOT_TEXT_TAGS } from './blockTags.js';
 import { isIgnoredInHead, startTagEndsHead, textEndsHead } from './documentHead.js';
 import { elementClosedBy, type OpenElements } from './impliedEnds.js';
 import { isHiddenElement } from './hidden.js';
@@ -19,34 +19,15 @@ export interface DomNode {
   readonly staticPosition: boolean;
 }
 
-/** Elements whose content is never visible text (WLR's notValid set, plus embedded documents). */
-const NOT_CONTENT = new Set([
-  'head',
-  'meta',
-  'title',
-  'link',
-  'style',
-  'script',
-  'select',
-  'noscript',
-  'template',
-  'svg',
-  'math',
-  'iframe',
-  'object',
-  'embed',
-  'canvas',
-  'textarea',
-]);
 const MOVED_STYLE = /(?:^|;)\s*position\s*:\s*(?:absolute|fixed)/i;
 
 /**
  * Parses HTML into a compact DOM rooted at BODY, without the nodes that can never be visible text:
- * non-content elements (script, style, head, …) and hidden subtrees are left out as they are read
- * (WLR's notValid and notVisible sets, Definition 4.1). The head ends where a browser ends it
- * (`documentHead.ts`), so a page that omits `</head>` and `<body>` keeps its text, and elements a
- * browser closes implicitly (`impliedEnds.ts`: open paragraphs, list items, cells) are closed
- * here. One streaming pass of htmlparser2 with an explicit stack; past `maxOpenElements` the rest
+ * non-content elements (`NOT_TEXT_TAGS`: script, style, head, embedded documents, …) and hidden
+ * subtrees are left out as they are read (WLR's notValid and notVisible sets, Definition 4.1).
+ * The head ends where a browser ends it (`documentHead.ts`), so a page that omits `</head>` and
+ * `<body>` keeps its text, and elements a browser closes implicitly (`impliedEnds.ts`: open
+ * paragraphs, list items, cells) are closed here. One streaming pass of htmlparser2 with an explicit stack; past `maxOpenElements` the rest
  * of the page becomes one text node, as in `buildBlockTree`.
  */
 export function buildDom(html: string, limits: Partial<Limits> = {}): { root: DomNode; warnings: string[] } {
@@ -100,7 +81,7 @@ export function buildDom(html: string, limits: Partial<Limits> = {}): { root: Do
           return;
         }
         if (headIsInnermost() && startTagEndsHead(name)) endHead();
-        if (skipDepth > 0 || NOT_CONTENT.has(name) || isHiddenElement(attribs)) {
+        if (skipDepth > 0 || NOT_TEXT_TAGS.has(name) || isHiddenElement(attribs)) {
           if (skipDepth === 0 && name === 'head') openHeadAt = stack.length;
           skipDepth++;
           stack.push('skip');

@@ -1,1 +1,2 @@
-export { BrowserUnavailableError, PageRenderer } from './renderer.js';
+export { BrowserUnavailableError, launchChromium } from './chromium.js';
+export { PageRenderer } from './renderer.js';

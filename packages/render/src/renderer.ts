@@ -1,21 +1,6 @@
-import { existsSync } from 'node:fs';
 import { ExtractionError, type RenderedPage } from '@winnow/extract';
-import { chromium, type Browser, type Page } from 'playwright-core';
-
-export class BrowserUnavailableError extends Error {
-  override readonly name = 'BrowserUnavailableError';
-}
-
-/** Flags that keep a headless Chromium from reaching for anything but the page it is given. */
-const QUIET_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 
 /**
  * Lays pages out in the system Chromium and reads back what `vge` needs: every visible element's
@@ -29,14 +14,8 @@ export class PageRenderer {
 
   private constructor(private readonly browser: Browser) {}
 
-  static async launch(executablePath = process.env.WINNOW_CHROMIUM_PATH || '/usr/bin/chromium'): Promise<PageRenderer> {
-    if (!existsSync(executablePath)) {
-      throw new BrowserUnavailableError(
-        `vge renders pages in Chromium, and there is none at ${executablePath}: install it (Debian: apt-get install chromium) or set WINNOW_CHROMIUM_PATH`,
-      );
-    }
-    const browser = await chromium.launch({ executablePath, headless: true, args: QUIET_FLAGS });
-    return new PageRenderer(browser);
+  static async launch(executablePath: string): Promise<PageRenderer> {
+    return new PageRenderer(await launchChromium(executablePath, 'vge renders pages in Chromium'));
   }
 
   /** Renders one page at a time in one reused tab (a new browser context per page costs more than the layout). */

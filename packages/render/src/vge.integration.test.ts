@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ExtractionError, extractWithVge } from '@winnow/extract';
 import { HAND_MADE_PAGES, HAND_MADE_SENTENCES } from '@winnow/extract/testing';
-import { BrowserUnavailableError, PageRenderer } from './renderer.js';
+import { BrowserUnavailableError } from './chromium.js';
+import { PageRenderer } from './renderer.js';
 
 describe('vge on pages rendered in the system Chromium', () => {
   let renderer: PageRenderer;
   before(async () => {
-    renderer = await PageRenderer.launch();
+    renderer = await PageRenderer.launch(process.env.WINNOW_CHROMIUM_PATH || '/usr/bin/chromium');
   });
   after(() => renderer.close());
 

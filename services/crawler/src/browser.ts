@@ -1,27 +1,11 @@
-import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Route } from 'playwright-core';
+import { launchChromium } from '@winnow/render';
+import type { Browser, Route } from 'playwright-core';
 import { type FetchedResponse, FetchError } from './fetcher.js';
-
-/** Flags that keep a headless Chromium from reaching for anything but the pages it is given. */
-const QUIET_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--dns-prefetch-disable',
-];
 
 /** What only the layout needs: never fetched for a crawl that reads the DOM. */
 const SKIPPED_RESOURCES: ReadonlySet<string> = new Set(['image', 'media', 'font', 'manifest', 'texttrack', 'eventsource', 'websocket', 'ping', 'other']);
 /** Headers of a fetched response that no longer describe the body handed to Chromium (it is decompressed and whole). */
 const STALE_HEADERS: ReadonlySet<string> = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
-
-export class BrowserUnavailableError extends Error {
-  override readonly name = 'BrowserUnavailableError';
-}
 
 export interface RenderRequest {
   url: string;
@@ -54,16 +38,7 @@ export class BrowserRenderer {
   private constructor(private readonly browser: Browser) {}
 
   static async launch(executablePath: string, proxy: string | undefined): Promise<BrowserRenderer> {
-    if (!existsSync(executablePath)) {
-      throw new BrowserUnavailableError(`there is no Chromium at ${executablePath}: install it (Debian: apt-get install chromium) or set WINNOW_CHROMIUM_PATH`);
-    }
-    const browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: QUIET_FLAGS,
-      ...(proxy ? { proxy: { server: proxy, bypass: '<-loopback>' } } : {}),
-    });
-    return new BrowserRenderer(browser);
+    return new BrowserRenderer(await launchChromium(executablePath, 'the crawler renders this site in a browser', proxy));
   }
 
   async render(request: RenderRequest): Promise<RenderedPage> {

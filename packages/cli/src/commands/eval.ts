@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
+import { loadEnv } from '@winnow/config';
 import { demoGoldPages, EVAL_METHOD_NAMES, evaluate, loadPages, table, type EvaluationReport } from '@winnow/eval';
 import { Presets, SingleBar } from 'cli-progress';
 import { UsageError } from '../usageError.js';
@@ -26,6 +27,7 @@ export async function evalCommand(flags: EvalFlags): Promise<void> {
     method: flags.method,
     ...(flags.minPagesPerSite === undefined ? {} : { minPagesPerSite: flags.minPagesPerSite }),
     folds: flags.folds,
+    chromiumPath: loadEnv().WINNOW_CHROMIUM_PATH,
     onPage(done, total) {
       if (done === 1) bar?.start(total, 0);
       bar?.update(done);

@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+
+export class BrowserUnavailableError extends Error {
+  override readonly name = 'BrowserUnavailableError';
+}
+
+/** Flags that keep a headless Chromium from reaching for anything but the pages it is given. */
+const QUIET_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--dns-prefetch-disable',
+];
+
+/**
+ * The system Chromium (Playwright without its own download), headless and quiet. `purpose` opens
+ * the error an operator reads when there is none at `executablePath` (`WINNOW_CHROMIUM_PATH`);
+ * `proxy` also sends Chromium's own background traffic there (loopback excepted).
+ */
+export async function launchChromium(executablePath: string, purpose: string, proxy?: string): Promise<Browser> {
+  if (!existsSync(executablePath)) {
+    throw new BrowserUnavailableError(
+      `${purpose}, but there is no Chromium at ${executablePath}: install it (Debian: apt-get install chromium) or set WINNOW_CHROMIUM_PATH`,
+    );
+  }
+  return chromium.launch({ executablePath, headless: true, args: QUIET_FLAGS, ...(proxy ? { proxy: { server: proxy, bypass: '<-loopback>' } } : {}) });
+}
