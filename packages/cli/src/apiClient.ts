@@ -1,6 +1,6 @@
 import type { ApiToken, TokenScope } from '@winnow/config';
 import type { PipelineStatus, SearchParams, search } from '@winnow/runtime';
-import type { Crawl, Site, TemplateSummary } from '@winnow/storage';
+import type { Crawl, HealthRecord, Site, TemplateSummary } from '@winnow/storage';
 
 /** What a search returns, in-process or through the API. */
 export type SearchResult = Awaited<ReturnType<typeof search>>;
@@ -65,6 +65,10 @@ export class ApiClient {
   async listTemplates(site?: string): Promise<TemplateSummary[]> {
     const query = site === undefined ? '' : `?site=${encodeURIComponent(site)}`;
     return this.field<TemplateSummary[]>(await this.request('operate', 'GET', `templates${query}`), 'templates');
+  }
+
+  async templateHealth(name: string): Promise<HealthRecord[]> {
+    return this.field<HealthRecord[]>(await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/templates/health`), 'history');
   }
 
   async search(params: SearchParams): Promise<SearchResult> {

@@ -14,8 +14,8 @@ import { serveDemoWeb, type DemoWeb } from '@winnow/demo-corpus';
 import { freePort } from '@winnow/queue/testing';
 import { crawlStatus, listSites, openRuntime, pipelineStatus, search, type Runtime } from '@winnow/runtime';
 import { documentIdFor } from '@winnow/search';
-import { listTemplates } from '@winnow/storage';
-import { formatSearch, formatSites, formatStatus, formatTemplates } from './commands/operate.js';
+import { findSite, listTemplates, siteHealthHistory } from '@winnow/storage';
+import { formatHealthHistory, formatSearch, formatSites, formatStatus, formatTemplates } from './commands/operate.js';
 import { closeAll, startWorkers } from './pipeline.js';
 
 const main = fileURLToPath(new URL('./main.js', import.meta.url));
@@ -143,6 +143,9 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     const templates = await listTemplates(rt.db, 'gazette');
     assert.ok(templates.length > 0, 'the crawl ended with templates');
     assert.equal((await winnow(OPERATE, 'templates', 'list', 'gazette')).stdout, formatTemplates(templates));
+    const history = await siteHealthHistory(rt.db, (await findSite(rt.db, 'gazette'))?.id ?? 0);
+    assert.ok(history.length > 0, 'the crawl-end run of the templater recorded the health of the templates before it');
+    assert.equal((await winnow(OPERATE, 'templates', 'health', 'gazette')).stdout, formatHealthHistory(history));
     assert.equal((await winnow(OPERATE, 'templates', 'prepare', 'gazette')).stdout, 'template preparation of gazette queued\n');
     const queued = await winnow(OPERATE, 'crawl', 'news');
     assert.equal(queued.stdout, `crawl ${(await crawlStatus(rt, 'news'))?.id} of news queued; follow it with \`winnow status\`\n`);

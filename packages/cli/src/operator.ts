@@ -8,12 +8,13 @@ import {
   requestTemplates,
   search,
   siteTemplates,
+  templateHealthHistory,
   startCrawl,
   type PipelineStatus,
   type Runtime,
   type SearchParams,
 } from '@winnow/runtime';
-import type { Crawl, Site, TemplateSummary } from '@winnow/storage';
+import type { Crawl, HealthRecord, Site, TemplateSummary } from '@winnow/storage';
 import { ApiClient, type SearchResult } from './apiClient.js';
 import { closeAll, commandEnv, followPipeline, startWorkers, withRuntime } from './pipeline.js';
 import { followProgress } from './progress.js';
@@ -32,6 +33,7 @@ export interface Operator {
   startCrawl(name: string): Promise<Crawl>;
   requestTemplates(name: string): Promise<void>;
   listTemplates(site?: string): Promise<TemplateSummary[]>;
+  templateHealth(site: string): Promise<HealthRecord[]>;
   search(params: SearchParams): Promise<SearchResult>;
   status(): Promise<PipelineStatus>;
   /** Waits until the pipeline is idle, with progress bars on stderr; runs the workers meanwhile when they run nowhere else. */
@@ -48,6 +50,7 @@ export function localOperator(rt: Runtime): Operator {
     startCrawl: (name) => startCrawl(rt, name),
     requestTemplates: async (name) => void (await requestTemplates(rt, name)),
     listTemplates: (site) => siteTemplates(rt, site),
+    templateHealth: (site) => templateHealthHistory(rt, site),
     search: (params) => search(rt, params),
     status: () => pipelineStatus(rt),
     follow: async (sites) => {
@@ -74,6 +77,7 @@ export function remoteOperator(client: ApiClient): Operator {
     startCrawl: (name) => client.startCrawl(name),
     requestTemplates: (name) => client.requestTemplates(name),
     listTemplates: (site) => client.listTemplates(site),
+    templateHealth: (site) => client.templateHealth(site),
     search: (params) => client.search(params),
     status: () => client.status(),
     follow: (sites) =>

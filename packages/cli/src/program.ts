@@ -98,6 +98,12 @@ export function buildProgram(): Command {
     .argument('[site]')
     .option('--json', 'print JSON')
     .action(lazy(operate, (module) => (site: string | undefined, flags: { json?: boolean }) => module.templatesListCommand(site, flags)));
+  templates
+    .command('health')
+    .description("a site's page types' health over time: pages read, share read alone, words kept, per templater run")
+    .argument('<site>')
+    .option('--json', 'print JSON')
+    .action(lazy(operate, (module) => (site: string, flags: { json?: boolean }) => module.templatesHealthCommand(site, flags)));
 
   program
     .command('search')

@@ -10,7 +10,7 @@ export const JOB_CONTRACTS = {
   /** Start a crawl of a site (its recrawl schedule); crawler processes then share the crawl's frontier. */
   crawl: z.object({ siteId: id, reason: z.enum(['schedule']) }).strict(),
   /** Prepare a site's templates again. */
-  template: z.object({ siteId: id, reason: z.enum(['first-pages', 'crawl-finished', 'schedule', 'manual', 'drift']) }).strict(),
+  template: z.object({ siteId: id, reason: z.enum(['new-pages', 'crawl-finished', 'schedule', 'manual', 'drift']) }).strict(),
   /** Extract one stored page. */
   extract: z.object({ pageId: id }).strict(),
   /** Put one page's extraction into the search index. */

@@ -13,6 +13,7 @@ export {
   requireSite,
   search,
   siteTemplates,
+  templateHealthHistory,
   SiteNotFoundError,
   startCrawl,
   stopCrawl,

@@ -13,8 +13,10 @@ import {
   listTemplates,
   requestCrawlStop,
   siteCounts,
+  siteHealthHistory,
   updateSiteConfig,
   type Crawl,
+  type HealthRecord,
   type PageFailure,
   type Site,
   type SiteCounts,
@@ -143,6 +145,12 @@ export async function crawlStatus(rt: Runtime, name: string): Promise<Crawl | un
 export async function siteTemplates(rt: Runtime, name?: string): Promise<TemplateSummary[]> {
   if (name !== undefined) await requireSite(rt, name);
   return listTemplates(rt.db, name);
+}
+
+/** A site's page types' recorded health over time (the templater records it on every run). */
+export async function templateHealthHistory(rt: Runtime, name: string): Promise<HealthRecord[]> {
+  const site = await requireSite(rt, name);
+  return siteHealthHistory(rt.db, site.id);
 }
 
 export async function requestTemplates(rt: Runtime, name: string): Promise<Site> {

@@ -1,3 +1,4 @@
+import { parseSiteConfig, type SiteConfig } from '@winnow/config';
 import type { ExtractedBlock } from '@winnow/extract';
 import type { Queryable } from './db.js';
 
@@ -56,10 +57,11 @@ function toExtraction(row: ExtractionRow): Extraction {
   };
 }
 
-/** Replaces a page's extraction and clears its extraction failure, if any. */
+/** Replaces a page's extraction and clears its extraction failure, if any, in one statement. */
 export async function saveExtraction(db: Queryable, extraction: Omit<Extraction, 'extractedAt'>): Promise<Extraction> {
   const rows = await db.query<ExtractionRow>(
-    `INSERT INTO extractions (page_id, content_hash, method, template_id, template_version, title, blocks, main_text, warnings, needs_reextract,
+    `WITH cleared AS (DELETE FROM page_failures WHERE page_id = $1 AND stage = 'extract')
+     INSERT INTO extractions (page_id, content_hash, method, template_id, template_version, title, blocks, main_text, warnings, needs_reextract,
                               read_alone, word_count, extracted_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
      ON CONFLICT (page_id) DO UPDATE SET content_hash = excluded.content_hash, method = excluded.method, template_id = excluded.template_id,
@@ -82,7 +84,6 @@ export async function saveExtraction(db: Queryable, extraction: Omit<Extraction,
       extraction.wordCount,
     ],
   );
-  await db.query(`DELETE FROM page_failures WHERE page_id = $1 AND stage = 'extract'`, [extraction.pageId]);
   return toExtraction(rows[0] as ExtractionRow);
 }
 
@@ -92,33 +93,92 @@ export async function findExtraction(db: Queryable, pageId: number): Promise<Ext
 }
 
 /**
- * A site's stored pages whose extraction is missing, stale (the body changed), marked for
- * re-extraction, or made with an older template version than the current one, with their bodies' hashes.
+ * Whether a page's extraction stands (SQL over `e` extractions, `p` pages and `s` sites): it is of
+ * the page's current body, nothing marked it for re-extraction, and it is of the site's current
+ * template version — or a template of an earlier version read it and the self-check trusted that
+ * reading. A new version refines a site's templates as it grows; a page whose reading a template
+ * and the single-page reader agreed on has nothing to gain from it, so a new version re-extracts
+ * only pages read without a template of their type or read alone, and those an analyst's run marks.
  */
+const EXTRACTION_STANDS = `(e.content_hash = p.content_hash AND NOT e.needs_reextract
+  AND (e.template_version IS NOT DISTINCT FROM nullif(s.template_version, 0) OR (e.template_id IS NOT NULL AND NOT e.read_alone)))`;
+
+/** A site's stored pages whose extraction does not stand (see `EXTRACTION_STANDS`), with their bodies' hashes. */
 export async function pagesToExtract(db: Queryable, siteId: number): Promise<{ pageId: number; contentHash: string }[]> {
   const rows = await db.query<{ id: number; content_hash: string }>(
     `SELECT p.id, p.content_hash FROM pages p JOIN sites s ON s.id = p.site_id LEFT JOIN extractions e ON e.page_id = p.id
-      WHERE p.site_id = $1 AND p.content_hash IS NOT NULL
-        AND (e.page_id IS NULL OR e.content_hash <> p.content_hash OR e.needs_reextract
-             OR coalesce(e.template_version, 0) < s.template_version)
+      WHERE p.site_id = $1 AND p.content_hash IS NOT NULL AND (e.page_id IS NULL OR NOT ${EXTRACTION_STANDS})
       ORDER BY p.id`,
     [siteId],
   );
   return rows.map((row) => ({ pageId: row.id, contentHash: row.content_hash }));
 }
 
-/**
- * Whether a page's extraction is of its current body, with the site's current template version,
- * and not marked for re-extraction: then extracting it again would change nothing.
- */
-export async function extractionIsCurrent(db: Queryable, pageId: number): Promise<boolean> {
-  const rows = await db.query<{ current: boolean }>(
-    `SELECT (e.content_hash = p.content_hash AND NOT e.needs_reextract
-             AND e.template_version IS NOT DISTINCT FROM nullif(s.template_version, 0)) AS current
-       FROM extractions e JOIN pages p ON p.id = e.page_id JOIN sites s ON s.id = p.site_id WHERE e.page_id = $1`,
+/** Marks every extraction of a site's pages for re-extraction (an analyst asked for new templates: every page gets them). */
+export async function markSiteForReextraction(db: Queryable, siteId: number): Promise<void> {
+  await db.query('UPDATE extractions e SET needs_reextract = true FROM pages p WHERE p.id = e.page_id AND p.site_id = $1 AND NOT e.needs_reextract', [siteId]);
+}
+
+/** Everything extracting one page needs, read in one round trip. */
+export interface ExtractionInput {
+  pageId: number;
+  siteId: number;
+  siteName: string;
+  siteConfig: SiteConfig;
+  templateVersion: number;
+  url: string;
+  contentType: string | null;
+  /** Null when the page has no stored body (`fetchError` says why). */
+  contentHash: string | null;
+  fetchError: string | null;
+  /** The stored body; undefined when it is missing from raw_pages. */
+  body: Buffer | undefined;
+  /** The page's extraction stands (`EXTRACTION_STANDS`): extracting it again would change nothing. */
+  current: boolean;
+  /** The page's current body was extracted before (this is a re-extraction). */
+  extractedBefore: boolean;
+}
+
+/** What `extractPage` reads of a page, its site, its body and its extraction; undefined when there is no such page. */
+export async function extractionInput(db: Queryable, pageId: number): Promise<ExtractionInput | undefined> {
+  const rows = await db.query<{
+    site_id: number;
+    site_name: string;
+    site_config: unknown;
+    template_version: number;
+    url: string;
+    content_type: string | null;
+    content_hash: string | null;
+    fetch_error: string | null;
+    body: Uint8Array | null;
+    current: boolean;
+    extracted_before: boolean;
+  }>(
+    `SELECT p.site_id, s.name AS site_name, s.config AS site_config, s.template_version, p.url, p.content_type, p.content_hash, p.fetch_error,
+            CASE WHEN e.page_id IS NOT NULL AND ${EXTRACTION_STANDS} THEN NULL ELSE r.body END AS body,
+            coalesce(e.page_id IS NOT NULL AND ${EXTRACTION_STANDS}, false) AS current,
+            coalesce(e.content_hash = p.content_hash, false) AS extracted_before
+       FROM pages p JOIN sites s ON s.id = p.site_id LEFT JOIN extractions e ON e.page_id = p.id LEFT JOIN raw_pages r ON r.content_hash = p.content_hash
+      WHERE p.id = $1`,
     [pageId],
   );
-  return rows[0]?.current === true;
+  const row = rows[0];
+  return (
+    row && {
+      pageId,
+      siteId: row.site_id,
+      siteName: row.site_name,
+      siteConfig: parseSiteConfig(row.site_config),
+      templateVersion: row.template_version,
+      url: row.url,
+      contentType: row.content_type,
+      contentHash: row.content_hash,
+      fetchError: row.fetch_error,
+      body: row.body ? Buffer.from(row.body) : undefined,
+      current: row.current,
+      extractedBefore: row.extracted_before,
+    }
+  );
 }
 
 /**

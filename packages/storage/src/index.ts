@@ -12,7 +12,7 @@ export {
   updateSiteConfig,
   type Site,
 } from './sites.js';
-export { contentHash, loadRawPage, storeRawPage } from './rawPages.js';
+export { contentHash, loadRawPage, loadRawPages, storeRawPage } from './rawPages.js';
 export {
   activeCrawl,
   CrawlActiveError,
@@ -62,7 +62,8 @@ export {
   currentTemplates,
   currentTemplateShapes,
   findTemplate,
-  healthHistory,
+  type HealthRecord,
+  siteHealthHistory,
   insertTemplateVersion,
   listTemplates,
   type NewTemplate,
@@ -75,9 +76,11 @@ export {
   type TemplateSummary,
 } from './templates.js';
 export {
-  extractionIsCurrent,
+  type ExtractionInput,
+  extractionInput,
   findExtraction,
   indexablePages,
+  markSiteForReextraction,
   pagesToExtract,
   saveExtraction,
   type Extraction,

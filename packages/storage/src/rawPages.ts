@@ -21,3 +21,15 @@ export async function loadRawPage(db: Queryable, hash: string): Promise<Buffer |
   const rows = await db.query<{ body: Uint8Array }>('SELECT body FROM raw_pages WHERE content_hash = $1', [hash]);
   return rows[0] && Buffer.from(rows[0].body);
 }
+
+/** Stored bodies by hash, read in chunks of a few hundred (one round trip each, not one per page); missing hashes are absent. */
+export async function loadRawPages(db: Queryable, hashes: readonly string[], chunk = 200): Promise<Map<string, Buffer>> {
+  const bodies = new Map<string, Buffer>();
+  for (let start = 0; start < hashes.length; start += chunk) {
+    const rows = await db.query<{ content_hash: string; body: Uint8Array }>('SELECT content_hash, body FROM raw_pages WHERE content_hash = ANY($1)', [
+      hashes.slice(start, start + chunk),
+    ]);
+    for (const row of rows) bodies.set(row.content_hash, Buffer.from(row.body));
+  }
+  return bodies;
+}

@@ -180,9 +180,15 @@ interface HealthRow {
   mean_words: number;
 }
 
-/** The health of template `t.id` from its extractions (one row, zeros when none). */
+/**
+ * The health of template `t`'s page type (one row, zeros when none): the pages whose extraction
+ * was read by it or by an earlier version's template of the same cluster. A page whose reading the
+ * self-check trusted keeps it across versions (`EXTRACTION_STANDS`), so it counts for its page type,
+ * not only for the version that read it.
+ */
 const HEALTH_OF_TEMPLATE = `SELECT count(*)::int AS pages, count(*) FILTER (WHERE e.read_alone)::int AS read_alone,
-  coalesce(avg(e.word_count), 0)::float8 AS mean_words FROM extractions e WHERE e.template_id = t.id`;
+  coalesce(avg(e.word_count), 0)::float8 AS mean_words
+  FROM templates o JOIN extractions e ON e.template_id = o.id WHERE o.site_id = t.site_id AND o.cluster = t.cluster AND o.version <= t.version`;
 
 function toHealth(row: HealthRow): TemplateHealth {
   return { pages: row.pages, readAlone: row.read_alone, meanWords: row.mean_words };
@@ -190,8 +196,8 @@ function toHealth(row: HealthRow): TemplateHealth {
 
 /** One template's health now. */
 export async function templateHealth(db: Queryable, templateId: number): Promise<TemplateHealth> {
-  const rows = await db.query<HealthRow>(`SELECT h.* FROM (SELECT $1::int AS id) t, LATERAL (${HEALTH_OF_TEMPLATE}) h`, [templateId]);
-  return toHealth(rows[0] as HealthRow);
+  const rows = await db.query<HealthRow>(`SELECT h.* FROM templates t, LATERAL (${HEALTH_OF_TEMPLATE}) h WHERE t.id = $1`, [templateId]);
+  return rows[0] ? toHealth(rows[0]) : { pages: 0, readAlone: 0, meanWords: 0 };
 }
 
 /** Stores the health of a site's current templates as of now (the templater does, on every run), so it can be followed over time. */
@@ -205,13 +211,21 @@ export async function recordTemplateHealth(db: Queryable, siteId: number): Promi
   );
 }
 
-/** A template's recorded health, oldest first. */
-export async function healthHistory(db: Queryable, templateId: number): Promise<(TemplateHealth & { measuredAt: Date })[]> {
-  const rows = await db.query<HealthRow & { measured_at: Date }>(
-    'SELECT pages, read_alone, mean_words, measured_at FROM template_health WHERE template_id = $1 ORDER BY measured_at',
-    [templateId],
+/** One recorded measure of a page type's health, with the template version it was measured on. */
+export interface HealthRecord extends TemplateHealth {
+  cluster: string;
+  version: number;
+  measuredAt: Date;
+}
+
+/** A site's recorded health by page type (cluster), across its template versions, oldest first: how a redesign shows over time. */
+export async function siteHealthHistory(db: Queryable, siteId: number): Promise<HealthRecord[]> {
+  const rows = await db.query<HealthRow & { cluster: string; version: number; measured_at: Date }>(
+    `SELECT t.cluster, t.version, h.pages, h.read_alone, h.mean_words, h.measured_at
+       FROM template_health h JOIN templates t ON t.id = h.template_id WHERE t.site_id = $1 ORDER BY t.cluster, h.measured_at`,
+    [siteId],
   );
-  return rows.map((row) => ({ ...toHealth(row), measuredAt: row.measured_at }));
+  return rows.map((row) => ({ cluster: row.cluster, version: row.version, ...toHealth(row), measuredAt: row.measured_at }));
 }
 
 export type TemplateShape = Omit<StoredTemplate, 'template'>;

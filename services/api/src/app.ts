@@ -11,6 +11,7 @@ import {
   requireSite,
   search,
   siteTemplates,
+  templateHealthHistory,
   startCrawl,
   stopCrawl,
   type Runtime,
@@ -49,7 +50,8 @@ function stringParam(value: unknown, name: string): string | undefined {
 
 /**
  * The HTTP API (Fastify), built without listening. Operators (an `operate` token): `/sites` CRUD,
- * `/sites/:name/crawl` start, stop and status, `/sites/:name/templates` prepare, `/templates` list,
+ * `/sites/:name/crawl` start, stop and status, `/sites/:name/templates` prepare,
+ * `/sites/:name/templates/health` its page types' health over time, `/templates` list,
  * `/status`. The search engine (any token, or none while none is configured): `/search?q=` (a
  * quoted phrase is an exact phrase; `site`, `page`, `size`). Open: `/health` answers while the
  * process runs; `/ready` only when the database, Redis and the search index answer.
@@ -136,6 +138,9 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
     const site = await requestTemplates(rt, request.params.name);
     return reply.status(202).send({ site: site.name, queued: true });
   });
+  app.get<{ Params: { name: string } }>('/sites/:name/templates/health', async (request) => ({
+    history: await templateHealthHistory(rt, request.params.name),
+  }));
   app.get<{ Querystring: Record<string, unknown> }>('/templates', async (request) => ({
     templates: await siteTemplates(rt, stringParam(request.query.site, 'site')),
   }));

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { SiteConfig } from '@winnow/config';
 import { extractionJobId, startWorker, type Worker } from '@winnow/queue';
 import { type Runtime, type Service, syncSchedules, whileUnavailable } from '@winnow/runtime';
 import {
@@ -9,7 +8,6 @@ import {
   CrawlActiveError,
   type Completion,
   completeUrls,
-  countStoredPages,
   failCrawl,
   findSiteById,
   insertCrawl,
@@ -38,11 +36,6 @@ import { type Visit, type VisitContext, visit } from './visit.js';
 export interface CrawlerOptions {
   /** Resolves host names; the system resolver unless a test stands in for DNS. */
   resolve?: Resolve;
-}
-
-/** After this many stored pages a site without templates gets its first preparation. */
-export function firstTemplateThreshold(config: SiteConfig): number {
-  return 2 * config.minTemplatePages;
 }
 
 /** How often open crawls are checked for an end, and queued ones for a start, at most. */
@@ -80,12 +73,10 @@ export class Crawler implements Service {
   readonly #sites = new Map<number, { site: Site | undefined; expires: number }>();
   /** Hosts that asked to wait, and until when: their URLs are not leased before then. */
   readonly #hostWaits = new Map<string, number>();
-  readonly #storedCounts = new Map<number, number>();
   readonly #admitted = new Map<number, Set<string>>();
   #completions: Completion[] = [];
   #completionTimer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
-  readonly #templatesAsked = new Set<number>();
   readonly #schedules: Worker;
   #browser: Promise<BrowserRenderer> | undefined;
   #closing = false;
@@ -115,7 +106,6 @@ export class Crawler implements Service {
       robots,
       browser: () => this.#launchBrowser(),
       trackingParams: env.WINNOW_TRACKING_PARAMS.length > 0 ? env.WINNOW_TRACKING_PARAMS : DEFAULT_TRACKING_PARAMS,
-      onStored: (site) => this.#onStored(site),
       politeFetch: (url, pace, allowPrivate) => this.#politeFetch(politeness, url, pace, allowPrivate),
       admitted: (crawlId) => this.#admittedSet(crawlId),
     };
@@ -331,16 +321,6 @@ export class Crawler implements Service {
       if (error instanceof CrawlActiveError) return { skipped: error.message };
       throw error;
     }
-  }
-
-  async #onStored(site: Site): Promise<void> {
-    if (site.templateVersion > 0 || this.#templatesAsked.has(site.id)) return;
-    const cached = this.#storedCounts.get(site.id);
-    const stored = cached === undefined ? await countStoredPages(this.#rt.db, site.id) : cached + 1;
-    this.#storedCounts.set(site.id, stored);
-    if (stored < firstTemplateThreshold(site.config)) return;
-    this.#templatesAsked.add(site.id);
-    await this.#rt.queues.add('template', { siteId: site.id, reason: 'first-pages' }, { deduplication: { id: `first-pages-${site.id}` } });
   }
 
   /** robots.txt is fetched like a page: through the host's politeness slot, however long that takes. */

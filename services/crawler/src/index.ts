@@ -1,2 +1,2 @@
-export { Crawler, type CrawlerOptions, firstTemplateThreshold, startCrawler } from './crawler.js';
+export { Crawler, type CrawlerOptions, startCrawler } from './crawler.js';
 export { FetchError, Fetcher, type FetchedResponse, type FetcherOptions, type Resolve } from './fetcher.js';

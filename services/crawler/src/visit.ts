@@ -45,8 +45,6 @@ export interface VisitContext {
   robots: RobotsCache;
   browser(): Promise<BrowserRenderer>;
   trackingParams: readonly string[];
-  /** Called once a site has enough stored pages for its first templates. */
-  onStored(site: Site): Promise<void>;
   /** Fetches one URL in a politeness slot of its host, waiting for one as long as it takes (robots.txt). */
   politeFetch(url: string, pace: HostPace, allowPrivate: boolean): Promise<FetchedResponse>;
   /** URLs this process already saw admitted to a crawl: most links of a page are, and need no round trip. */
@@ -180,7 +178,6 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
     response.body,
   );
   await rt.queues.add('extract', { pageId }, { deduplication: { id: extractionJobId(pageId, hash) } });
-  await context.onStored(site);
   return { outcome: 'stored', pageId };
 }
 

@@ -1,32 +1,32 @@
 import { clusterFor, decodeHtml, documentTitle, type ExtractionResult, readAlone, wordCount } from '@winnow/extract';
 import { UnrecoverableError } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
-import {
-  currentTemplateShapes,
-  type Extraction,
-  extractionIsCurrent,
-  findPage,
-  findSiteById,
-  findTemplate,
-  loadRawPage,
-  saveExtraction,
-  templateHealth,
-} from '@winnow/storage';
+import { currentTemplateShapes, type Extraction, extractionInput, findTemplate, saveExtraction, type TemplateShape, templateHealth } from '@winnow/storage';
 
 /** A stored template as the CPU pool's tasks take it: compiled once per thread, under its key. */
 type TaskTemplate = { key: string; method: string; body: unknown };
 
 /**
- * Stored templates by id, as extraction tasks carry them. A new preparation stores new rows with
- * new ids, so a new version is never served from the cache: each job reads the current version's
- * ids (a small query) and loads only the templates it has not seen.
+ * A site's current templates, as extraction jobs need them, per process. A new preparation stores
+ * a new version with new rows, so entries are keyed by site and version (the shapes) and by row
+ * id (the bodies): a job's one query says the site's current version, and nothing stale is served.
  */
 export class TemplateCache {
   readonly #templates = new Map<number, TaskTemplate>();
+  readonly #shapes = new Map<number, { version: number; shapes: TemplateShape[] }>();
   readonly #capacity: number;
 
   constructor(capacity = 64) {
     this.#capacity = capacity;
+  }
+
+  async shapes(rt: Runtime, siteId: number, version: number): Promise<TemplateShape[]> {
+    const cached = this.#shapes.get(siteId);
+    if (cached?.version === version) return cached.shapes;
+    const shapes = version > 0 ? await currentTemplateShapes(rt.db, siteId) : [];
+    // A version newer than the one read (a preparation just finished) is read again by the next job.
+    if (shapes.every((shape) => shape.version === version)) this.#remember(this.#shapes, siteId, { version, shapes });
+    return shapes;
   }
 
   async get(rt: Runtime, templateId: number): Promise<TaskTemplate | undefined> {
@@ -35,65 +35,93 @@ export class TemplateCache {
     const stored = await findTemplate(rt.db, templateId);
     if (!stored) return undefined;
     const template = { key: String(templateId), method: stored.method, body: stored.template };
-    if (this.#templates.size >= this.#capacity) this.#templates.delete(this.#templates.keys().next().value as number);
-    this.#templates.set(templateId, template);
+    this.#remember(this.#templates, templateId, template);
     return template;
+  }
+
+  #remember<V>(map: Map<number, V>, key: number, value: V): void {
+    if (!map.has(key) && map.size >= this.#capacity) map.delete(map.keys().next().value as number);
+    map.set(key, value);
   }
 }
 
 /**
  * Extracts one stored page: with the template of its page-type cluster, by the method that
  * prepared it, when the site has one that fits; otherwise with the single-page fallback
- * (`WINNOW_FALLBACK_METHOD`, `reader` by default). A page read without any
- * template of its site is marked for re-extraction, which the templater enqueues once templates
- * exist. A page whose extraction is already of its body and the current template version is not
- * extracted again (null). A missing page, or a body that is not a readable HTML document, fails for good.
+ * (`WINNOW_FALLBACK_METHOD`, `reader` by default). A page whose extraction stands (of its body,
+ * and of the current template version or trusted by the self-check under an earlier one) is not
+ * extracted again (null). Everything the job reads of the page, its site and its body comes in one
+ * query, and the extraction is written in one. A missing page, or a body that is not a readable
+ * HTML document, fails for good.
  */
-export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: number): Promise<Extraction | null> {
-  if (await extractionIsCurrent(rt.db, pageId)) return null;
-  const page = await findPage(rt.db, pageId);
-  if (!page) throw new UnrecoverableError(`page ${pageId} does not exist`);
-  if (!page.contentHash) throw new UnrecoverableError(`page ${pageId} (${page.url}) has no stored body: ${page.fetchError ?? 'not fetched'}`);
-  const site = await findSiteById(rt.db, page.siteId);
-  if (!site) throw new UnrecoverableError(`the site of page ${pageId} no longer exists`);
-  const body = await loadRawPage(rt.db, page.contentHash);
-  if (!body) throw new UnrecoverableError(`page ${pageId}: body ${page.contentHash} is missing from raw_pages`);
+export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: number, watch?: NewPageTypes): Promise<Extraction | null> {
+  const input = await extractionInput(rt.db, pageId);
+  if (!input) throw new UnrecoverableError(`page ${pageId} does not exist`);
+  if (input.current) return null;
+  const { url, contentHash, siteId, templateVersion } = input;
+  if (!contentHash) throw new UnrecoverableError(`page ${pageId} (${url}) has no stored body: ${input.fetchError ?? 'not fetched'}`);
+  if (!input.body) throw new UnrecoverableError(`page ${pageId}: body ${contentHash} is missing from raw_pages`);
 
   let html: string;
   let decodeWarnings: string[];
   try {
-    ({ html, warnings: decodeWarnings } = decodeHtml(body, page.contentType ?? undefined));
+    ({ html, warnings: decodeWarnings } = decodeHtml(input.body, input.contentType ?? undefined));
   } catch (error) {
-    throw new UnrecoverableError(`page ${pageId} (${page.url}): ${(error as Error).message}`);
+    throw new UnrecoverableError(`page ${pageId} (${url}): ${(error as Error).message}`);
   }
 
-  const shapes = await currentTemplateShapes(rt.db, site.id);
-  const shape = clusterFor({ url: page.url, html }, shapes);
+  const shapes = await cache.shapes(rt, siteId, templateVersion);
+  const shape = clusterFor({ url, html }, shapes);
   const template = (shape && (await cache.get(rt, shape.id))) ?? null;
   let result: ExtractionResult;
   try {
     // Off the event loop (rt.cpu): parsing and reading a large page must not hold up the queue's locks.
     result = await rt.cpu.extract({ html, fallback: rt.env.WINNOW_FALLBACK_METHOD, template });
   } catch (error) {
-    throw new UnrecoverableError(`page ${pageId} (${page.url}): ${(error as Error).message}`);
+    throw new UnrecoverableError(`page ${pageId} (${url}): ${(error as Error).message}`);
   }
   const templateId = template && shape ? shape.id : null;
   const extraction = await saveExtraction(rt.db, {
     pageId,
-    contentHash: page.contentHash,
+    contentHash,
     method: result.method,
     templateId,
-    templateVersion: site.templateVersion > 0 ? site.templateVersion : null,
+    templateVersion: templateVersion > 0 ? templateVersion : null,
     title: documentTitle(html) || null,
     blocks: result.blocks,
     mainText: result.text,
     warnings: [...decodeWarnings, ...result.warnings],
-    needsReextract: shapes.length === 0,
+    needsReextract: false,
     readAlone: templateId !== null && readAlone(result),
     wordCount: wordCount(result.text),
   });
-  if (extraction.readAlone && templateId !== null) await noticeDrift(rt, site.id, templateId);
+  if (extraction.readAlone && templateId !== null) await noticeDrift(rt, siteId, templateId);
+  if (templateId === null && !input.extractedBefore && watch?.noted(siteId, input.siteConfig.minTemplatePages)) {
+    rt.log.info({ site: input.siteName }, 'pages without a template of their type are accumulating; preparing templates');
+    await rt.queues.add('template', { siteId, reason: 'new-pages' }, { deduplication: { id: `new-pages:${siteId}` } });
+  }
   return extraction;
+}
+
+/**
+ * Counts, per site, the new pages this process read without a template of their type (a site's
+ * first pages, or a page type met for the first time), and says when to ask the templater for
+ * templates: at twice the site's `minTemplatePages`, then at each doubling of that count. A page
+ * type then gets its template after a few of its pages rather than at the crawl's end, so its
+ * other pages are read once, by it; doubling bounds the runs for pages that fit no type (a site's
+ * one-off pages) to a logarithm of their number.
+ */
+export class NewPageTypes {
+  readonly #counts = new Map<number, { count: number; askAt: number }>();
+
+  noted(siteId: number, minTemplatePages: number): boolean {
+    const seen = this.#counts.get(siteId) ?? { count: 0, askAt: 2 * minTemplatePages };
+    seen.count++;
+    this.#counts.set(siteId, seen);
+    if (seen.count < seen.askAt) return false;
+    seen.askAt *= 2;
+    return true;
+  }
 }
 
 /** A template is judged once it has read this many pages... */

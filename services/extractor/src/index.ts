@@ -1,16 +1,18 @@
 import { singlePageMethodByName, templateMethodByName } from '@winnow/extract';
 import { startWorker } from '@winnow/queue';
 import { keepPageFailure, type Runtime, type Service } from '@winnow/runtime';
-import { extractPage, TemplateCache } from './extractPage.js';
+import { extractPage, NewPageTypes, TemplateCache } from './extractPage.js';
 
-export { extractPage, TemplateCache } from './extractPage.js';
+export { extractPage, NewPageTypes, TemplateCache } from './extractPage.js';
 
 /**
- * Consumes `extract` jobs; each stored extraction enqueues the page for indexing. A page whose
+ * Consumes `extract` jobs; each stored extraction enqueues the page for indexing, and new pages
+ * read without a template of their type ask for templates (`NewPageTypes`). A page whose
  * job used its last attempt is kept in `page_failures` with the error.
  */
 export function startExtractor(rt: Runtime): Service {
   const cache = new TemplateCache();
+  const newPageTypes = new NewPageTypes();
   // Both names are checked at start: a wrong one fails here, not on the first page.
   templateMethodByName(rt.env.WINNOW_TEMPLATE_METHOD);
   singlePageMethodByName(rt.env.WINNOW_FALLBACK_METHOD);
@@ -18,7 +20,7 @@ export function startExtractor(rt: Runtime): Service {
     rt.queueSettings,
     'extract',
     async ({ pageId }) => {
-      const extraction = await extractPage(rt, cache, pageId);
+      const extraction = await extractPage(rt, cache, pageId, newPageTypes);
       // Indexed again either way (idempotent): a job that repeats a current extraction may be the
       // retry of one whose index job was lost.
       await rt.queues.add('index', { pageId });

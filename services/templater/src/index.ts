@@ -7,8 +7,8 @@ import { prepareSite } from './prepareSite.js';
 export { prepareSite, SAMPLE_SIZE, type PreparationOutcome } from './prepareSite.js';
 
 /**
- * Consumes `template` jobs. A `first-pages` request is skipped once the site has templates (the
- * crawl's end and the schedule refresh them). On start it registers every site's schedule again,
+ * Consumes `template` jobs (see `prepareSite`; an analyst's `manual` run re-extracts every page if
+ * it stores a new version). On start it registers every site's schedule again,
  * since a private Redis forgets them when its process ends.
  */
 export async function startTemplater(rt: Runtime): Promise<Service> {
@@ -17,8 +17,7 @@ export async function startTemplater(rt: Runtime): Promise<Service> {
   const worker = startWorker(rt.queueSettings, 'template', async ({ siteId, reason }) => {
     const site = await findSiteById(rt.db, siteId);
     if (!site) return { skipped: `site ${siteId} no longer exists` };
-    if (reason === 'first-pages' && site.templateVersion > 0) return { skipped: 'the site has templates' };
-    return prepareSite(rt, siteId);
+    return prepareSite(rt, siteId, { reextractAll: reason === 'manual' });
   });
   return { close: () => worker.close() };
 }

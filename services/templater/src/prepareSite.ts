@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { clusterPages, decodeHtml, evenlySpread, type SitePage, type TemplateMethod, templateMethodByName } from '@winnow/extract';
+import { decodeHtml, evenlySpread, type SitePage, type TemplateMethod, templateMethodByName } from '@winnow/extract';
 import { extractionJobId } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
 import {
@@ -7,7 +7,8 @@ import {
   findSiteById,
   insertTemplateVersion,
   listStoredPages,
-  loadRawPage,
+  loadRawPages,
+  markSiteForReextraction,
   type NewTemplate,
   pagesToExtract,
   recordTemplateHealth,
@@ -38,19 +39,22 @@ export interface PreparationOutcome {
  * records the current templates' health, clusters the stored pages into page types
  * (`clusterPages`), prepares a template for every cluster with at least `minTemplatePages` pages,
  * and — only when they differ from the current version's — stores them as the next version with
- * what changed (paths added and removed), and enqueues every page whose extraction predates it.
- * Pages that are not readable HTML are skipped and reported once per run, never fatal to the site.
+ * what changed (paths added and removed), and enqueues the pages whose extraction no longer stands:
+ * read without a template of their type, or read alone (`pagesToExtract`); with `reextractAll` (an
+ * analyst asked), every page. Pages that are not readable HTML are skipped and reported once per
+ * run, never fatal to the site.
  */
-export async function prepareSite(rt: Runtime, siteId: number): Promise<PreparationOutcome> {
+export async function prepareSite(rt: Runtime, siteId: number, options: { reextractAll?: boolean } = {}): Promise<PreparationOutcome> {
   const site = await findSiteById(rt.db, siteId);
   if (!site) throw new Error(`site ${siteId} does not exist`);
   const method = templateMethodByName(rt.env.WINNOW_TEMPLATE_METHOD);
   await recordTemplateHealth(rt.db, siteId);
   const stored = await listStoredPages(rt.db, siteId);
+  const bodies = await loadRawPages(rt.db, [...new Set(stored.map((page) => page.contentHash as string))]);
   const pages: SitePage[] = [];
   const unreadable: string[] = [];
   for (const page of stored) {
-    const body = await loadRawPage(rt.db, page.contentHash as string);
+    const body = bodies.get(page.contentHash as string);
     if (!body) continue;
     try {
       pages.push({ url: page.url, html: decodeHtml(body, page.contentType ?? undefined).html });
@@ -58,11 +62,13 @@ export async function prepareSite(rt: Runtime, siteId: number): Promise<Preparat
       unreadable.push(page.url);
     }
   }
+  bodies.clear();
   if (unreadable.length > 0) {
     rt.log.warn({ site: site.name, count: unreadable.length, urls: unreadable.slice(0, 10) }, 'pages skipped in template preparation: not readable HTML');
   }
   const minPages = site.config.minTemplatePages;
-  const clusters = clusterPages(pages, { minPages });
+  // Off the event loop (rt.cpu): grouping parses every stored page of the site.
+  const clusters = await rt.cpu.cluster({ pages, minPages });
   const current = await currentTemplates(rt.db, siteId);
   const templates: NewTemplate[] = [];
   for (const cluster of clusters) {
@@ -92,7 +98,10 @@ export async function prepareSite(rt: Runtime, siteId: number): Promise<Preparat
     rt.log.info({ site: site.name, version: site.templateVersion }, 'templates unchanged: no new version');
     return { version: site.templateVersion, unchanged: true, clusters: summary, reextract: 0 };
   }
-  const version = await rt.db.transaction((tx) => insertTemplateVersion(tx, siteId, templates));
+  const version = await rt.db.transaction(async (tx) => {
+    if (options.reextractAll) await markSiteForReextraction(tx, siteId);
+    return insertTemplateVersion(tx, siteId, templates);
+  });
   // Once per page and version however often asked; a page a queued job brings up to date first is a no-op when this one runs.
   const reextract = await pagesToExtract(rt.db, siteId);
   const hashes = new Map(reextract.map((page) => [page.pageId, page.contentHash]));

@@ -1,6 +1,6 @@
 import { type ApiService, startApi } from '@winnow/api';
 import { pipelineStatus, type PipelineStatus, type Runtime, serve } from '@winnow/runtime';
-import type { Site, TemplateSummary } from '@winnow/storage';
+import type { HealthRecord, Site, TemplateSummary } from '@winnow/storage';
 import type { SearchResult } from '../apiClient.js';
 import { localOperator, withOperator, type Operator } from '../operator.js';
 import { openCommandRuntime, startWorkers, WORKERS } from '../pipeline.js';
@@ -146,6 +146,24 @@ export async function templatesListCommand(site: string | undefined, flags: { js
   await withOperator(async (operator) => {
     const templates = await operator.listTemplates(site);
     write(flags.json ? asJson(templates) : formatTemplates(templates));
+  });
+}
+
+/** A site's page types' health over time: one line per run of the templater, grouped by page type. */
+export function formatHealthHistory(history: readonly HealthRecord[]): string {
+  if (history.length === 0) return 'no health recorded yet (the templater records it on every run)\n';
+  return history
+    .map((record) => {
+      const alone = record.pages === 0 ? 0 : Math.round((100 * record.readAlone) / record.pages);
+      return `${record.cluster}\tv${record.version}\t${new Date(record.measuredAt).toISOString()}\t${record.pages} pages read, ${alone}% alone, ${Math.round(record.meanWords)} words on average\n`;
+    })
+    .join('');
+}
+
+export async function templatesHealthCommand(site: string, flags: { json?: boolean }): Promise<void> {
+  await withOperator(async (operator) => {
+    const history = await operator.templateHealth(site);
+    write(flags.json ? asJson(history) : formatHealthHistory(history));
   });
 }
 

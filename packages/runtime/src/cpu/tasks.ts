@@ -1,4 +1,13 @@
-import { type ExtractionResult, type PageExtractor, type PreparedTemplate, singlePageMethodByName, templateMethodByName } from '@winnow/extract';
+import {
+  clusterPages,
+  type ExtractionResult,
+  type PageCluster,
+  type PageExtractor,
+  type PreparedTemplate,
+  type SitePage,
+  singlePageMethodByName,
+  templateMethodByName,
+} from '@winnow/extract';
 
 /** One page to extract: with a stored template (by the method that prepared it), or with the single-page fallback. */
 export interface ExtractTask {
@@ -13,6 +22,12 @@ export interface ExtractTask {
 export interface PrepareTask {
   method: string;
   pages: string[];
+}
+
+/** A site's stored pages, to group into page types. */
+export interface ClusterTask {
+  pages: SitePage[];
+  minPages: number;
 }
 
 /** Compiled templates of this thread, by key: a template is compiled once per thread, then reused. */
@@ -39,4 +54,9 @@ export function extract(task: ExtractTask): ExtractionResult {
 /** Prepares a template (runs in a worker thread of the CPU pool, or inline). */
 export function prepare(task: PrepareTask): PreparedTemplate<unknown> {
   return templateMethodByName(task.method).prepare(task.pages);
+}
+
+/** Groups a site's pages into page types (runs in a worker thread of the CPU pool, or inline): it parses every page. */
+export function cluster(task: ClusterTask): PageCluster[] {
+  return clusterPages(task.pages, { minPages: task.minPages });
 }
