@@ -21,8 +21,10 @@ export async function recordPageFailure(db: Queryable, pageId: number, stage: St
   );
 }
 
-export async function clearPageFailure(db: Queryable, pageId: number, stage: Stage): Promise<void> {
-  await db.query('DELETE FROM page_failures WHERE page_id = $1 AND stage = $2', [pageId, stage]);
+/** Clears the given pages' failures at one stage, in one statement (a batch's pages succeeded). */
+export async function clearPageFailures(db: Queryable, pageIds: readonly number[], stage: Stage): Promise<void> {
+  if (pageIds.length === 0) return;
+  await db.query('DELETE FROM page_failures WHERE page_id = ANY($1::int[]) AND stage = $2', [pageIds, stage]);
 }
 
 export async function listPageFailures(db: Queryable, limit = 100): Promise<PageFailure[]> {

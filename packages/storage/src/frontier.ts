@@ -21,6 +21,8 @@ export interface LeasedUrl extends FrontierEntry {
   siteId: number;
   /** Fetches tried before this one. */
   attempts: number;
+  /** Another process held this URL and its lease lapsed (it died): it may have stored the page already. */
+  lapsed: boolean;
 }
 
 export interface AdmissionLimits {
@@ -88,6 +90,7 @@ interface LeasedRow {
   pattern: string;
   revisit: boolean;
   attempts: number;
+  lapsed: boolean;
 }
 
 /**
@@ -99,13 +102,13 @@ interface LeasedRow {
 export async function leaseUrls(db: Queryable, owner: string, limit: number, leaseMs: number, skipHosts: readonly string[] = []): Promise<LeasedUrl[]> {
   const rows = await db.query<LeasedRow>(
     `UPDATE frontier f SET state = 'leased', lease_owner = $1, lease_until = now() + make_interval(secs => $3::float8 / 1000)
-       FROM (SELECT q.id FROM frontier q JOIN crawls c ON c.id = q.crawl_id
+       FROM (SELECT q.id, q.state = 'leased' AS lapsed FROM frontier q JOIN crawls c ON c.id = q.crawl_id
               WHERE q.state IN ('queued', 'leased') AND c.state = 'running'
                 AND (q.state = 'queued' OR q.lease_until < now()) AND q.not_before <= now()
                 AND q.host <> ALL($4::text[])
               ORDER BY q.id LIMIT $2 FOR UPDATE OF q SKIP LOCKED) picked
       WHERE f.id = picked.id
-      RETURNING f.id, f.crawl_id, f.site_id, f.url, f.host, f.kind, f.depth, f.pattern, f.revisit, f.attempts`,
+      RETURNING f.id, f.crawl_id, f.site_id, f.url, f.host, f.kind, f.depth, f.pattern, f.revisit, f.attempts, picked.lapsed`,
     [owner, limit, leaseMs, skipHosts],
   );
   return rows
@@ -121,6 +124,7 @@ export async function leaseUrls(db: Queryable, owner: string, limit: number, lea
       pattern: row.pattern,
       revisit: row.revisit,
       attempts: row.attempts,
+      lapsed: row.lapsed,
     }));
 }
 

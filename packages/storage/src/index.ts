@@ -51,6 +51,7 @@ export {
   markPageGone,
   pagePresence,
   previousFetch,
+  storedInCrawl,
   storeFetchedPage,
   touchPage,
   upsertFetchedPage,
@@ -87,4 +88,4 @@ export {
   type IndexablePage,
   unextractedPages,
 } from './extractions.js';
-export { clearPageFailure, listPageFailures, recordPageFailure, siteCounts, type PageFailure, type SiteCounts, type Stage } from './failures.js';
+export { clearPageFailures, listPageFailures, recordPageFailure, siteCounts, type PageFailure, type SiteCounts, type Stage } from './failures.js';

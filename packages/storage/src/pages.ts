@@ -141,6 +141,25 @@ export async function previousFetch(db: Queryable, siteId: number, url: string):
   return row && { pageId: row.id, contentHash: row.content_hash, extracted: row.extracted, etag: row.etag, lastModified: row.last_modified };
 }
 
+/**
+ * The page at `url` as this crawl stored it (or found it unchanged), with its body: what a process
+ * that takes over a dead one's lapsed URL answers from, instead of fetching the page again.
+ */
+export async function storedInCrawl(
+  db: Queryable,
+  siteId: number,
+  url: string,
+  crawlId: number,
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer } | undefined> {
+  const rows = await db.query<{ status: number; headers: Record<string, string>; body: Uint8Array }>(
+    `SELECT p.status, p.headers, r.body FROM pages p JOIN raw_pages r ON r.content_hash = p.content_hash
+      WHERE p.site_id = $1 AND p.url = $2 AND p.crawl_id = $3`,
+    [siteId, url, crawlId],
+  );
+  const row = rows[0];
+  return row && { status: row.status, headers: row.headers, body: Buffer.from(row.body) };
+}
+
 /** A fetch that found the page unchanged (304, or the same body): only its time moves. */
 export async function touchPage(db: Queryable, pageId: number, crawlId: number): Promise<void> {
   await db.query('UPDATE pages SET fetched_at = now(), crawl_id = $2 WHERE id = $1', [pageId, crawlId]);

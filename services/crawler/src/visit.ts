@@ -12,6 +12,7 @@ import {
   type PreviousFetch,
   previousFetch,
   type Site,
+  storedInCrawl,
   storeFetchedPage,
   touchPage,
   upsertFetchedPage,
@@ -65,6 +66,13 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
   const url = new URL(leased.url);
   const literal = refusedHost(url.hostname, config.allowPrivateAddresses);
   if (literal) return refuse(context, leased, site, `refused: ${literal}`);
+  if (leased.lapsed && leased.kind === 'page') {
+    // A process that died holding this URL may have stored the page first: it is answered from
+    // what was stored (links admitted again, extraction queued once), not fetched a second time.
+    const stored = await storedInCrawl(context.rt.db, site.id, leased.url, leased.crawlId);
+    const previous = stored && leased.revisit ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
+    if (stored) return answer(context, leased, site, { url: leased.url, ...stored }, previous);
+  }
   const pace: HostPace = { intervalMs: config.delayMs, maxInFlight: config.concurrency };
   const rules = await context.robots.rulesFor(url.origin, (robotsUrl) => context.politeFetch(robotsUrl, pace, config.allowPrivateAddresses));
   if (rules.unavailable) {

@@ -1,7 +1,7 @@
 import { startWorker, UnrecoverableError } from '@winnow/queue';
 import { keepPageFailure, type Runtime, type Service } from '@winnow/runtime';
 import { documentIdFor, type IndexDocument } from '@winnow/search';
-import { clearPageFailure, indexablePages, pagePresence } from '@winnow/storage';
+import { clearPageFailures, indexablePages, pagePresence } from '@winnow/storage';
 import { Batcher } from './batcher.js';
 
 export { Batcher } from './batcher.js';
@@ -41,7 +41,7 @@ export async function indexPages(rt: Runtime, pageIds: readonly number[]): Promi
   const withdrawn = ids.filter((id) => existing.has(id) && !withBody.has(id));
   if (vanished.length + withdrawn.length > 0) await rt.search.removePages([...vanished, ...withdrawn]);
   const indexed = pages.map((page) => page.pageId).filter((id) => withBody.has(id));
-  for (const pageId of [...indexed, ...withdrawn]) await clearPageFailure(rt.db, pageId, 'index');
+  await clearPageFailures(rt.db, [...indexed, ...withdrawn], 'index');
   const done = new Set([...indexed, ...withdrawn]);
   return { indexed, vanished, withdrawn, unextracted: ids.filter((id) => existing.has(id) && !done.has(id)) };
 }
