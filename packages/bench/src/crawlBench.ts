@@ -106,7 +106,8 @@ async function withSite<T>(pages: number, measure: (site: GeneratedSite) => Prom
 }
 
 async function bareCrawler(site: GeneratedSite, concurrency: number): Promise<Timed> {
-  const { CheerioCrawler, Configuration } = await import('@crawlee/cheerio');
+  const { CheerioCrawler, Configuration, log, LogLevel } = await import('@crawlee/cheerio');
+  log.setLevel(LogLevel.OFF); // Crawlee logs to stdout, which holds the report
   let pages = 0;
   const crawler = new CheerioCrawler(
     {

@@ -1,5 +1,6 @@
-import { PGlite } from '@electric-sql/pglite';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
+import type { PgliteReply, PgliteRequest } from './pgliteThread.js';
 
 /** What a query runs on: the database, or one transaction of it. */
 export interface Queryable {
@@ -9,8 +10,8 @@ export interface Queryable {
 }
 
 /**
- * A Postgres database: a real server through a `pg` pool, or PGlite in process. Both speak the
- * same SQL, so every table module and migration runs unchanged on either.
+ * A Postgres database: a real server through a `pg` pool, or PGlite in a thread of this process.
+ * Both speak the same SQL, so every table module and migration runs unchanged on either.
  */
 export interface Db extends Queryable {
   readonly kind: 'postgres' | 'pglite';
@@ -68,22 +69,71 @@ function openPostgres(url: string, poolSize: number, onError: (error: Error) => 
   };
 }
 
+/** An error the database thread replied with, as the caller's own (name, message and Postgres code kept). */
+class PgliteError extends Error {
+  readonly code: string | undefined;
+  readonly detail: string | undefined;
+  constructor(reply: { message: string; name: string; code?: string; detail?: string }) {
+    super(reply.message);
+    this.name = reply.name;
+    this.code = reply.code;
+    this.detail = reply.detail;
+  }
+}
+
+/** PGlite in a thread of its own (`pgliteThread.ts`): the same SQL, off the event loop. */
 async function openPglite(dataDir: string): Promise<Db> {
-  const lite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir);
-  type LiteQueryable = Pick<PGlite, 'query' | 'exec'>;
-  const on = (target: LiteQueryable): Queryable => ({
-    async query<Row>(sql: string, params: readonly unknown[] = []) {
-      const result = await target.query<Row>(sql, params as unknown[]);
-      return result.rows;
-    },
-    async exec(sql: string) {
-      await target.exec(sql);
-    },
+  const worker = new Worker(new URL('./pgliteThread.js', import.meta.url), { workerData: { dataDir } });
+  const pending = new Map<number, { resolve(result: unknown): void; reject(error: Error): void }>();
+  let nextId = 1;
+  let failure: Error | undefined;
+  const failAll = (error: Error) => {
+    failure = error;
+    for (const waiting of pending.values()) waiting.reject(error);
+    pending.clear();
+  };
+  worker.on('message', (reply: PgliteReply) => {
+    const waiting = pending.get(reply.id);
+    pending.delete(reply.id);
+    if ('error' in reply) waiting?.reject(new PgliteError(reply.error));
+    else waiting?.resolve(reply.result);
   });
+  worker.on('error', failAll);
+  worker.on('exit', (code) => failAll(new Error(`the embedded database's thread ended (exit code ${code})`)));
+  type Request = PgliteRequest extends infer R ? (R extends PgliteRequest ? Omit<R, 'id'> : never) : never;
+  const call = <T>(request: Request): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      if (failure) return reject(failure);
+      const id = nextId++;
+      pending.set(id, { resolve: resolve as (result: unknown) => void, reject });
+      worker.postMessage({ ...request, id });
+    });
+  const on = (tx?: number): Queryable => ({
+    query: <Row>(sql: string, params: readonly unknown[] = []) => call<Row[]>({ op: 'query', sql, params: [...params], ...(tx ? { tx } : {}) }),
+    exec: (sql: string) => call<void>({ op: 'exec', sql, ...(tx ? { tx } : {}) }),
+  });
+  try {
+    await call({ op: 'query', sql: 'SELECT 1', params: [] });
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
   return {
     kind: 'pglite',
-    ...on(lite),
-    transaction: (work) => lite.transaction((tx) => work(on(tx))),
-    close: () => lite.close(),
+    ...on(),
+    async transaction(work) {
+      const tx = await call<number>({ op: 'begin' });
+      const result = await work(on(tx)).catch(async (error: unknown) => {
+        await call({ op: 'end', tx, commit: false }).catch(() => undefined);
+        throw error;
+      });
+      await call({ op: 'end', tx, commit: true });
+      return result;
+    },
+    async close() {
+      if (!failure) await call({ op: 'close' }).catch(() => undefined);
+      worker.removeAllListeners('exit');
+      await worker.terminate();
+    },
   };
 }

@@ -1,0 +1,95 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+
+/**
+ * The embedded database's own thread: PGlite (Postgres compiled to WebAssembly) spends most of an
+ * embedded crawl's CPU in its WebAssembly and its protocol parsing, and on the main thread it held
+ * up the crawler, the queues and every other query. `db.ts` talks to it by messages, one reply per
+ * request. A transaction stays open here between its requests (PGlite queues other queries behind
+ * it, as it does in process) until the caller ends it.
+ */
+export type PgliteRequest = { id: number } & (
+  | { op: 'query'; sql: string; params: unknown[]; tx?: number }
+  | { op: 'exec'; sql: string; tx?: number }
+  | { op: 'begin' }
+  | { op: 'end'; tx: number; commit: boolean }
+  | { op: 'close' }
+);
+
+export type PgliteReply = { id: number; result: unknown } | { id: number; error: { message: string; name: string; code?: string; detail?: string } };
+
+/** Thrown inside a transaction's callback to roll it back: the caller's work failed. */
+class RolledBack extends Error {}
+
+interface OpenTransaction {
+  tx: Transaction;
+  end(commit: boolean): void;
+  done: Promise<unknown>;
+}
+
+async function serve(port: NonNullable<typeof parentPort>, dataDir: string): Promise<void> {
+  const lite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir);
+  const open = new Map<number, OpenTransaction>();
+  let nextTx = 1;
+  const target = (tx: number | undefined) => {
+    if (tx === undefined) return lite;
+    const transaction = open.get(tx);
+    if (!transaction) throw new Error(`transaction ${tx} is not open`);
+    return transaction.tx;
+  };
+
+  const begin = () =>
+    new Promise<number>((started, failed) => {
+      const id = nextTx++;
+      let end: (commit: boolean) => void = () => undefined;
+      const ended = new Promise<boolean>((resolve) => {
+        end = resolve;
+      });
+      const done = lite.transaction(async (tx) => {
+        open.set(id, { tx, end, done });
+        started(id);
+        if (!(await ended)) throw new RolledBack();
+      });
+      done.catch((error: unknown) => {
+        if (!open.has(id)) failed(error);
+      });
+    });
+
+  const run = async (request: PgliteRequest): Promise<unknown> => {
+    switch (request.op) {
+      case 'query':
+        return (await target(request.tx).query(request.sql, request.params)).rows;
+      case 'exec':
+        await target(request.tx).exec(request.sql);
+        return null;
+      case 'begin':
+        return begin();
+      case 'end': {
+        const transaction = open.get(request.tx);
+        if (!transaction) throw new Error(`transaction ${request.tx} is not open`);
+        open.delete(request.tx);
+        transaction.end(request.commit);
+        await transaction.done.catch((error: unknown) => {
+          if (!(error instanceof RolledBack)) throw error;
+        });
+        return null;
+      }
+      case 'close':
+        await lite.close();
+        return null;
+    }
+  };
+
+  port.on('message', (request: PgliteRequest) => {
+    run(request).then(
+      (result) => port.postMessage({ id: request.id, result } satisfies PgliteReply),
+      (error: Error & { code?: string; detail?: string }) =>
+        port.postMessage({
+          id: request.id,
+          error: { message: error.message, name: error.name, ...(error.code ? { code: error.code } : {}), ...(error.detail ? { detail: error.detail } : {}) },
+        } satisfies PgliteReply),
+    );
+  });
+}
+
+if (parentPort) await serve(parentPort, (workerData as { dataDir: string }).dataDir);
