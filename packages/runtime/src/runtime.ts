@@ -53,7 +53,7 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
     const db = await openDb({
       databaseUrl: env.DATABASE_URL,
       dataDir: env.WINNOW_DATA_DIR,
-      onError: (error) => log.warn({ err: error }, 'a database connection failed; the next query reconnects'),
+      onError: (error) => log.warn({ err: error }, 'the database failed outside a query (a lost connection is opened again by the next query)'),
     });
     cleanups.push(() => db.close());
     const applied = await migrate(db);

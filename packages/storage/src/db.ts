@@ -27,12 +27,17 @@ export interface DbOptions {
   dataDir?: string;
   /** Connections in the `pg` pool. */
   poolSize?: number;
-  /** Hears an idle connection's error (a server restart); the pool reconnects on the next query. */
+  /**
+   * Hears what fails outside any query: an idle connection's error (a server restart; the pool
+   * reconnects on the next query), or the embedded database's maintenance.
+   */
   onError?: (error: Error) => void;
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onError) : openPglite(options.dataDir ?? 'memory');
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onError)
+    : openPglite(options.dataDir ?? 'memory', options.onError);
 }
 
 function openPostgres(url: string, poolSize: number, onError: (error: Error) => void = () => undefined): Db {
@@ -82,7 +87,7 @@ class PgliteError extends Error {
 }
 
 /** PGlite in a thread of its own (`pgliteThread.ts`): the same SQL, off the event loop. */
-async function openPglite(dataDir: string): Promise<Db> {
+async function openPglite(dataDir: string, onError: (error: Error) => void = () => undefined): Promise<Db> {
   const worker = new Worker(new URL('./pgliteThread.js', import.meta.url), { workerData: { dataDir } });
   const pending = new Map<number, { resolve(result: unknown): void; reject(error: Error): void }>();
   let nextId = 1;
@@ -93,6 +98,7 @@ async function openPglite(dataDir: string): Promise<Db> {
     pending.clear();
   };
   worker.on('message', (reply: PgliteReply) => {
+    if ('background' in reply) return onError(new Error(reply.background));
     const waiting = pending.get(reply.id);
     pending.delete(reply.id);
     if ('error' in reply) waiting?.reject(new PgliteError(reply.error));

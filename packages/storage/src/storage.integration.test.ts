@@ -25,6 +25,25 @@ for (const kind of ['pglite', 'postgres'] as const) {
       assert.deepEqual(await migrate(db), []);
     });
 
+    test('a transaction commits its work, rolls it back when the work throws, and errors keep their Postgres code', async () => {
+      await db.exec('CREATE TABLE scratch (n int)');
+      await db.transaction(async (tx) => {
+        await tx.query('INSERT INTO scratch VALUES (1)');
+        await tx.query('INSERT INTO scratch VALUES (2)');
+      });
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          await tx.query('INSERT INTO scratch VALUES (3)');
+          throw new Error('the work failed');
+        }),
+        /the work failed/,
+      );
+      assert.deepEqual(await db.query('SELECT n FROM scratch ORDER BY n'), [{ n: 1 }, { n: 2 }]);
+      await assert.rejects(db.query('SELECT * FROM no_such_table'), (error: Error & { code?: string }) => error.code === '42P01');
+      const body = Buffer.from([0, 1, 2, 255]);
+      assert.deepEqual(Buffer.from(((await db.query<{ b: Uint8Array }>('SELECT $1::bytea AS b', [body]))[0] as { b: Uint8Array }).b), body);
+    });
+
     test('a body is stored once however many pages return it', async () => {
       const stored = await insertSite(db, site);
       const body = Buffer.from('<html><body><p>same bytes</p></body></html>');
