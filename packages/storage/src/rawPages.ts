@@ -18,8 +18,7 @@ export async function storeRawPage(db: Queryable, body: Uint8Array): Promise<str
 }
 
 export async function loadRawPage(db: Queryable, hash: string): Promise<Buffer | undefined> {
-  const rows = await db.query<{ body: Uint8Array }>('SELECT body FROM raw_pages WHERE content_hash = $1', [hash]);
-  return rows[0] && Buffer.from(rows[0].body);
+  return (await loadRawPages(db, [hash])).get(hash);
 }
 
 /** Stored bodies by hash, read in chunks of a few hundred (one round trip each, not one per page); missing hashes are absent. */
