@@ -63,6 +63,15 @@ describe('pipeline', () => {
     assert.deepEqual(result.warnings, []);
   });
 
+  it("keeps the reader's lines at paths the sample pages do not have, after the article as within it", () => {
+    const extract = preparedExtractor(pipeline, samplePages(12));
+    const article = [uniqueParagraph(801), uniqueParagraph(802), uniqueParagraph(803)];
+    const update = uniqueParagraph(804, 40);
+    const result = extract(sitePage(`<h1>Headline</h1>${article.map((p) => `<p>${p}</p>`).join('')}<div class="update"><p>${update}</p></div>`));
+    assert.ok(!readAlone(result), result.warnings.join('; '));
+    assertKeeps(result.text, [...article, update], 'article with a closing update');
+  });
+
   it('reads a page of another layout alone, and says so', () => {
     const extract = preparedExtractor(pipeline, samplePages(12));
     const foreign = `<html><body><main><article>${[1, 2, 3].map((i) => `<p>${uniqueParagraph(700 + i, 40)}</p>`).join('')}</article></main></body></html>`;
