@@ -1,4 +1,4 @@
-import { minimatch } from 'minimatch';
+import { Minimatch } from 'minimatch';
 
 /**
  * Query parameters that only track where a visitor came from: they make one page many URLs. An
@@ -66,7 +66,21 @@ export function trapReason(url: string): string | null {
 
 /** True when a URL matches one of the site's allowed globs (Crawlee's `enqueueLinks` glob syntax, case-insensitive). */
 export function isAllowedUrl(url: string, globs: readonly string[]): boolean {
-  return globs.some((glob) => minimatch(url, glob, { nocase: true }));
+  return globs.some((glob) => compiledGlob(glob).match(url));
+}
+
+/** Globs compiled once: compiling one per link took 5% of a crawler's time. Sites have a handful each. */
+const compiledGlobs = new Map<string, Minimatch>();
+const MAX_COMPILED_GLOBS = 10_000;
+
+function compiledGlob(glob: string): Minimatch {
+  let compiled = compiledGlobs.get(glob);
+  if (!compiled) {
+    if (compiledGlobs.size >= MAX_COMPILED_GLOBS) compiledGlobs.clear();
+    compiled = new Minimatch(glob, { nocase: true });
+    compiledGlobs.set(glob, compiled);
+  }
+  return compiled;
 }
 
 /** The host key politeness is counted by: host and port, so two sites on one machine are two hosts only if their ports differ. */
