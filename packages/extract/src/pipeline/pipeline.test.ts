@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { demoSite } from '@winnow/demo-corpus';
 import { ExtractionError } from '../errors.js';
 import { preparedExtractor, templateMethodByName } from '../methods.js';
+import { extractReader } from '../reader/reader.js';
 import { samplePages, sitePage, uniqueParagraph } from '../testing/sitePages.js';
 import { groupByLayout, SAME_LAYOUT } from './layouts.js';
 import { parsePipelineTemplate, preparePipeline, readAlone } from './pipeline.js';
@@ -70,6 +71,22 @@ describe('pipeline', () => {
     const result = extract(sitePage(`<h1>Headline</h1>${article.map((p) => `<p>${p}</p>`).join('')}<div class="update"><p>${update}</p></div>`));
     assert.ok(!readAlone(result), result.warnings.join('; '));
     assertKeeps(result.text, [...article, update], 'article with a closing update');
+  });
+
+  it('puts the headline the reader sets aside first', () => {
+    const page = (n: number) =>
+      sitePage(
+        `<div class="titles"><h1>Headline ${uniqueParagraph(n * 10, 6)}</h1><p class="date">12 May</p></div><div class="story">${[1, 2, 3, 4].map((i) => `<p>${uniqueParagraph(n * 10 + i, 40)}</p>`).join('')}</div>`,
+      );
+    const extract = preparedExtractor(
+      pipeline,
+      Array.from({ length: 12 }, (_, n) => page(n)),
+    );
+    const heldOut = page(99);
+    assert.ok(!extractReader(heldOut).text.includes('Headline'), 'the reader leaves the headline out');
+    const result = extract(heldOut);
+    assert.ok(!readAlone(result), result.warnings.join('; '));
+    assertKeeps(result.text, [`Headline ${uniqueParagraph(990, 6)}`, uniqueParagraph(991, 40), uniqueParagraph(994, 40)], 'headline and story');
   });
 
   it('reads a page of another layout alone, and says so', () => {

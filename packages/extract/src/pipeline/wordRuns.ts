@@ -1,5 +1,5 @@
 /** Words in a row that a line must share with the other reading for them to count as held. */
-const RUN = 3;
+export const RUN = 3;
 /**
  * Share of a line's words that must sit in shared runs: a paragraph with a counter or an icon's
  * text glued to it is held; a teaser that repeats an article's first sentence is not. Whole lines
