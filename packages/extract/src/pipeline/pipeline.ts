@@ -5,7 +5,7 @@ import { compileTemplate, templateReading } from '../fastce/detect.js';
 import { prepareTemplate } from '../fastce/prepare.js';
 import { FASTCE_PLUS_PARAMS, parseTemplate } from '../fastce/template.js';
 import { terms } from '../features.js';
-import { readTreeLines } from '../reader/reader.js';
+import { readTree } from '../reader/reader.js';
 import { type ExtractedBlock, type ExtractionResult, type PageExtractor, resultOf } from '../result.js';
 import { evenlySpread } from '../sampling.js';
 import { mostSimilar, pathsOf, sharedPaths } from '../structure.js';
@@ -113,7 +113,7 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
   const layouts = template.layouts.map((layout) => ({ signature: new Set(layout.signature), compiled: compileTemplate(layout.template) }));
   return (html): ExtractionResult => {
     const tree = buildBlockTree(html);
-    const single = readTreeLines(tree);
+    const single = readTree(tree);
     const layout = nearestLayout(layouts, tree);
     if (!layout) return alone(single, 'no template for this page type yet');
     const reading = templateReading(layout.compiled, tree);
@@ -122,13 +122,11 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
   };
 }
 
-type SingleReading = ReturnType<typeof readTreeLines>;
-
-function selfCheck(single: SingleReading, templated: readonly ExtractedBlock[], usualPaths: ReadonlySet<string>): ExtractionResult {
-  const readerLines = single.lines.map((line) => terms(line.text));
+function selfCheck(single: ExtractionResult, templated: readonly ExtractedBlock[], usualPaths: ReadonlySet<string>): ExtractionResult {
+  const readerLines = single.blocks.map((block) => terms(block.text));
   const readerWords = wordCount(readerLines);
   if (readerWords === 0) return resultOf('pipeline', [...templated], [...single.warnings, "the single-page reading is empty: the template's reading is used"]);
-  const templateLines = templated.map((line) => terms(line.text));
+  const templateLines = templated.map((block) => terms(block.text));
   const templateText = new WordRuns(templateLines);
   const confirmed = readerLines.map((words) => templateText.holdsMostOf(words));
   const confirmedWords = wordCount(readerLines.filter((_, i) => confirmed[i]));
@@ -156,11 +154,11 @@ function selfCheck(single: SingleReading, templated: readonly ExtractedBlock[], 
  */
 function agreement(
   heading: ExtractedBlock | undefined,
-  single: SingleReading,
+  single: ExtractionResult,
   confirmed: readonly boolean[],
   usualPaths: ReadonlySet<string>,
 ): ExtractionResult {
-  const agreed = single.lines.filter((line, i) => confirmed[i] || !usualPaths.has(line.path));
+  const agreed = single.blocks.filter((block, i) => confirmed[i] || !usualPaths.has(block.path));
   return resultOf('pipeline', heading ? [heading, ...agreed] : agreed, single.warnings);
 }
 
@@ -201,6 +199,6 @@ export function readAlone(result: Pick<ExtractionResult, 'readAlone'>): boolean 
 }
 
 /** The reader's reading of the page, kept whole, and why. */
-function alone(single: SingleReading, why: string): ExtractionResult {
-  return { ...resultOf('pipeline', single.lines, [...single.warnings, `${why}: read alone`]), readAlone: true };
+function alone(single: ExtractionResult, why: string): ExtractionResult {
+  return { ...resultOf('pipeline', single.blocks, [...single.warnings, `${why}: read alone`]), readAlone: true };
 }

@@ -56,12 +56,6 @@ export function extractReader(html: string): ExtractionResult {
 
 /** `extractReader` on a page already read into a block tree, for callers that read it otherwise too. */
 export function readTree(tree: BlockTree): ExtractionResult {
-  const { lines, warnings } = readTreeLines(tree);
-  return resultOf('reader', lines, warnings);
-}
-
-/** The reader's lines of a page (with where each stands in the tree), and what it noticed. */
-export function readTreeLines(tree: BlockTree): { lines: TextLine[]; warnings: readonly string[] } {
   const measures = subtreeMeasures(tree);
   let best: TextLine[] = [];
   let bestChars = -1;
@@ -76,12 +70,12 @@ export function readTreeLines(tree: BlockTree): { lines: TextLine[]; warnings: r
   }
   // The main block is part of the page: when the article holds a third of the page's text, it
   // cannot be a fragment of the main block, and the main block need not be read.
-  if (bestChars >= FRAGMENT_SHARE * (measures.chars[0] as number)) return { lines: best, warnings: tree.warnings };
+  if (bestChars >= FRAGMENT_SHARE * (measures.chars[0] as number)) return resultOf('reader', best, tree.warnings);
   const mainBlock = mainBlockOf(tree);
   if (mainBlockReplacesArticle(best, mainBlock.lines)) {
-    return { lines: mainBlock.lines, warnings: [...mainBlock.warnings, 'the article is a fragment of the main block: read by mainblock'] };
+    return resultOf('reader', mainBlock.lines, [...mainBlock.warnings, 'the article is a fragment of the main block: read by mainblock']);
   }
-  return { lines: best, warnings: tree.warnings };
+  return resultOf('reader', best, tree.warnings);
 }
 
 function readArticle(tree: BlockTree, measures: SubtreeMeasures, rules: Rules): TextLine[] {
