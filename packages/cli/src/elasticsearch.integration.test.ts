@@ -11,7 +11,7 @@ import { freePort } from '@winnow/queue/testing';
 import { addSite, openRuntime, replaceSite, requestTemplates, search, startCrawl, waitForIdle, type Runtime, type Service } from '@winnow/runtime';
 import type { ElasticsearchIndex } from '@winnow/search';
 import { elasticsearchForTests, HoldingIndex, startLocalElasticsearch, type LocalElasticsearch } from '@winnow/search/testing';
-import { countStoredPages, findSite } from '@winnow/storage';
+import { findSite, listStoredPages } from '@winnow/storage';
 import { demoPhrases } from './commands/demo.js';
 import { closeAll, startWorkers } from './pipeline.js';
 import { BOILERPLATE_ONLY_PHRASES, pagesWithPhrase, searchAll } from './testing/phrases.js';
@@ -21,7 +21,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function storedPages(rt: Runtime, web: DemoWeb): Promise<number> {
   let total = 0;
-  for (const site of web.sites) total += await countStoredPages(rt.db, (await findSite(rt.db, site.name))?.id ?? 0);
+  for (const site of web.sites) total += (await listStoredPages(rt.db, (await findSite(rt.db, site.name))?.id ?? 0)).length;
   return total;
 }
 

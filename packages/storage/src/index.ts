@@ -12,7 +12,7 @@ export {
   updateSiteConfig,
   type Site,
 } from './sites.js';
-export { contentHash, loadRawPage, loadRawPages, storeRawPage } from './rawPages.js';
+export { contentHash, loadRawPages, storeRawPage } from './rawPages.js';
 export {
   activeCrawl,
   CrawlActiveError,
@@ -44,7 +44,6 @@ export {
   type LeasedUrl,
 } from './frontier.js';
 export {
-  countStoredPages,
   findPage,
   findPageByUrl,
   listStoredPages,

@@ -114,11 +114,6 @@ export async function listStoredPages(db: Queryable, siteId: number): Promise<Pa
   return rows.map(toPage);
 }
 
-export async function countStoredPages(db: Queryable, siteId: number): Promise<number> {
-  const rows = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM pages WHERE site_id = $1 AND content_hash IS NOT NULL', [siteId]);
-  return rows[0]?.count ?? 0;
-}
-
 /** What a new fetch of a URL needs to know of the last one: its validators and whether its body was extracted. */
 export interface PreviousFetch {
   pageId: number;

@@ -17,10 +17,6 @@ export async function storeRawPage(db: Queryable, body: Uint8Array): Promise<str
   return hash;
 }
 
-export async function loadRawPage(db: Queryable, hash: string): Promise<Buffer | undefined> {
-  return (await loadRawPages(db, [hash])).get(hash);
-}
-
 /** Stored bodies by hash, read in chunks of a few hundred (one round trip each, not one per page); missing hashes are absent. */
 export async function loadRawPages(db: Queryable, hashes: readonly string[], chunk = 200): Promise<Map<string, Buffer>> {
   const bodies = new Map<string, Buffer>();

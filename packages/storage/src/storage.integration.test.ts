@@ -4,7 +4,7 @@ import { parseSiteConfig } from '@winnow/config';
 import { openDb, type Db } from './db.js';
 import { migrate } from './migrate.js';
 import { findPage, upsertFetchedPage } from './pages.js';
-import { loadRawPage, storeRawPage } from './rawPages.js';
+import { loadRawPages, storeRawPage } from './rawPages.js';
 import { deleteSite, findSite, insertSite, SiteExistsError } from './sites.js';
 import { createScratchDatabase } from './testing/scratchDatabase.js';
 
@@ -84,7 +84,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
       assert.equal(again, a, 'a URL keeps its page id across fetches');
       const [{ count }] = (await db.query<{ count: number }>('SELECT count(*)::int AS count FROM raw_pages')) as [{ count: number }];
       assert.equal(count, 1);
-      assert.deepEqual(await loadRawPage(db, first), body);
+      assert.deepEqual((await loadRawPages(db, [first])).get(first), body);
       assert.equal((await findPage(db, a))?.contentHash, first);
     });
 
