@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { demoSite } from '@winnow/demo-corpus';
 import { ExtractionError } from '../errors.js';
+import { FASTCE_PLUS_PARAMS } from '../fastce/template.js';
 import { preparedExtractor, templateMethodByName } from '../methods.js';
 import { extractReader } from '../reader/reader.js';
 import { samplePages, sitePage, uniqueParagraph } from '../testing/sitePages.js';
@@ -87,6 +88,26 @@ describe('pipeline', () => {
     const result = extract(heldOut);
     assert.ok(!readAlone(result), result.warnings.join('; '));
     assertKeeps(result.text, [`Headline ${uniqueParagraph(990, 6)}`, uniqueParagraph(991, 40), uniqueParagraph(994, 40)], 'headline and story');
+  });
+
+  it('reads a page alone when the template holds only a teaser of it, instead of leaving it empty', () => {
+    const lead = uniqueParagraph(601, 8);
+    const body = [`${lead} ${uniqueParagraph(602, 50)}`, uniqueParagraph(603, 50)];
+    const template = parsePipelineTemplate({
+      kind: 'pipeline',
+      schemaVersion: 1,
+      layouts: [
+        {
+          signature: ['HTML.BODY.DIV.P', 'HTML.BODY.ARTICLE.P'],
+          pageCount: 5,
+          template: { schemaVersion: 1, params: FASTCE_PLUS_PARAMS, pageCount: 5, contentPaths: ['HTML.BODY.DIV.P'], regionPath: null, nonContent: [] },
+        },
+      ],
+    });
+    const page = `<html><body><div><p>${lead}</p></div><article>${body.map((p) => `<p>${p}</p>`).join('')}</article></body></html>`;
+    const result = pipeline.compile(template)(page);
+    assert.ok(readAlone(result), result.warnings.join('; '));
+    assertKeeps(result.text, body, 'the article');
   });
 
   it('reads a page of another layout alone, and says so', () => {
