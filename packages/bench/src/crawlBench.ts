@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadEnv } from '@winnow/config';
 import { type GeneratedSite, serveGeneratedSite, smallestGap } from '@winnow/crawler/testing';
+import { quantile } from '@winnow/eval';
 import { startRedisServer } from '@winnow/queue/testing';
 import { addSite, isIdle, openRuntime, type Runtime, startCrawl } from '@winnow/runtime';
 import { type Db, findCrawl, openDb } from '@winnow/storage';
@@ -319,10 +320,12 @@ async function until(done: () => Promise<boolean>, timeoutMs = 600_000): Promise
   }
 }
 
+/** The middle value (`SCALING_RUNS` is odd), by the evaluation's nearest-rank quantile. */
 function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 function round(value: number): number {

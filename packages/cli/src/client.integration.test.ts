@@ -12,7 +12,7 @@ import { startApi, type ApiService } from '@winnow/api';
 import { loadEnv } from '@winnow/config';
 import { serveDemoWeb, type DemoWeb } from '@winnow/demo-corpus';
 import { freePort } from '@winnow/queue/testing';
-import { crawlStatus, isIdle, listSites, openRuntime, pipelineStatus, search, type Runtime } from '@winnow/runtime';
+import { crawlStatus, listSites, openRuntime, pipelineStatus, search, type Runtime, waitForIdle } from '@winnow/runtime';
 import { documentIdFor } from '@winnow/search';
 import { findSite, listTemplates, siteHealthHistory } from '@winnow/storage';
 import { formatHealthHistory, formatSearch, formatSites, formatStatus, formatTemplates } from './commands/operate.js';
@@ -148,7 +148,7 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     const again = await startWorkers(rt);
     try {
       assert.equal((await winnow(OPERATE, 'templates', 'prepare', 'gazette')).stdout, 'template preparation of gazette queued\n');
-      await untilIdle(rt);
+      await waitForIdle(rt);
     } finally {
       await closeAll(again);
     }
@@ -173,11 +173,3 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     );
   });
 });
-
-async function untilIdle(rt: Runtime): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!(await isIdle(rt))) {
-    assert.ok(Date.now() < deadline, 'the pipeline did not go idle within a minute');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
