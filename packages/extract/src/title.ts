@@ -4,7 +4,7 @@ import { collapseWhitespace } from './whitespace.js';
 /** The head of a page is read for its title; a title past this many characters is not looked for. */
 const TITLE_SCAN_CHARS = 256 * 1024;
 
-/** The page's `<title>` text, whitespace collapsed; '' when it has none. */
+/** The page's first `<title>` text, whitespace collapsed; '' when it has none. Parsing stops at its end. */
 export function documentTitle(html: string): string {
   let inTitle = false;
   let done = false;
@@ -21,6 +21,7 @@ export function documentTitle(html: string): string {
         if (name === 'title' && inTitle) {
           inTitle = false;
           done = true;
+          parser.pause(); // the rest of the page is not read
         }
       },
     },

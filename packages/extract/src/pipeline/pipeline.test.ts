@@ -90,6 +90,27 @@ describe('pipeline', () => {
     assertKeeps(result.text, [`Headline ${uniqueParagraph(990, 6)}`, uniqueParagraph(991, 40), uniqueParagraph(994, 40)], 'headline and story');
   });
 
+  it("puts first the headline the page's title names, whatever its markup, and only once", () => {
+    const headline = 'Harbour festival opens the new railway bridge';
+    const story = [1, 2, 3, 4].map((i) => uniqueParagraph(500 + i, 40));
+    const page = (title: string, heading: string) =>
+      sitePage(story.map((p) => `<p>${p}</p>`).join(''))
+        .replace('<title>Site</title>', `<title>${title}</title>`)
+        .replace(
+          '<div class="main">',
+          `<div class="post-title"><a href="/story">${heading}</a></div><p class="byline">By the river desk</p><div class="main">`,
+        );
+    const { template } = preparePipeline([]);
+    const read = pipeline.compile(template);
+    const titled = read(page(`${headline} | The Daily Example`, headline));
+    assert.equal(titled.blocks[0]?.text, headline);
+    assertKeeps(titled.text, story, 'story after the headline');
+    assert.equal(titled.text.split(headline).length, 2, 'the headline once');
+    assert.ok(!extractReader(page(`${headline} | The Daily Example`, headline)).text.includes(headline), 'the reader leaves the headline out');
+    const untitled = read(page('The Daily Example', headline));
+    assert.equal(untitled.blocks[0]?.text, story[0], 'a title naming only the site names no headline');
+  });
+
   it('reads a page alone when the template holds only a teaser of it, instead of leaving it empty', () => {
     const lead = uniqueParagraph(601, 8);
     const body = [`${lead} ${uniqueParagraph(602, 50)}`, uniqueParagraph(603, 50)];

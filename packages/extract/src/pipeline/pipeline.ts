@@ -9,7 +9,9 @@ import { readTree } from '../reader/reader.js';
 import { type ExtractedBlock, type ExtractionResult, type PageExtractor, resultOf } from '../result.js';
 import { evenlySpread } from '../sampling.js';
 import { mostSimilar, pathsOf, sharedPaths } from '../structure.js';
+import { documentTitle } from '../title.js';
 import { groupByLayout } from './layouts.js';
+import { titledHeadline } from './titledHeadline.js';
 import { RUN, WordRuns } from './wordRuns.js';
 
 /** Pages read to find a page type's layouts; the grouping costs the cube of this. */
@@ -101,6 +103,8 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  *   this" paragraph inside the article), the reader what changes from page to page (related
  *   links, comments). A reader line at a path the layout's pages do not usually have is kept
  *   (`agreement`), and the template's headline goes first when the reader left it out (`headline`).
+ * - whichever reading is used, the page's headline goes first when the text lacks it and the
+ *   page's `<title>` names it (`titledHeadline`).
  * - they share little, none of the reader's lines is confirmed, or the template does not fit the
  *   page or keeps nothing: the reader's.
  * - the reader finds no text: the template's.
@@ -111,14 +115,19 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  */
 export function compilePipeline(template: PipelineTemplate): PageExtractor {
   const layouts = template.layouts.map((layout) => ({ signature: new Set(layout.signature), compiled: compileTemplate(layout.template) }));
-  return (html): ExtractionResult => {
-    const tree = buildBlockTree(html);
+  const read = (tree: BlockTree): ExtractionResult => {
     const single = readTree(tree);
     const layout = nearestLayout(layouts, tree);
     if (!layout) return alone(single, 'no template for this page type yet');
     const reading = templateReading(layout.compiled, tree);
     if (reading.misfit !== undefined) return alone(single, reading.misfit);
     return selfCheck(single, reading.blocks, layout.signature);
+  };
+  return (html): ExtractionResult => {
+    const tree = buildBlockTree(html);
+    const result = read(tree);
+    const heading = titledHeadline(tree, documentTitle(html), result.blocks);
+    return heading ? { ...result, ...resultOf('pipeline', [heading, ...result.blocks], result.warnings) } : result;
   };
 }
 
