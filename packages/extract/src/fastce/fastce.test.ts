@@ -125,6 +125,24 @@ describe('fastce+', () => {
   });
 });
 
+describe('fastce+ main region', () => {
+  it('takes the parent for the region when the block on the region path is one paragraph among siblings', () => {
+    // Sample pages wrap the post's paragraphs in a DIV (the region); the page read puts its paragraphs, DIVs too, straight in the post.
+    const wrapped = (i: number) =>
+      sitePage(
+        `<h1>Headline ${uniqueParagraph(i, 3)}</h1><div class="post"><div><div>${uniqueParagraph(i * 4, 60)}</div><div>${uniqueParagraph(i * 4 + 1, 60)}</div></div><div>${uniqueParagraph(i * 4 + 2, 8)}</div></div>`,
+      );
+    const extract = preparedExtractor(
+      templateMethodByName('fastce+'),
+      Array.from({ length: 12 }, (_, i) => wrapped(i)),
+    );
+    const paragraphs = [uniqueParagraph(901, 80), uniqueParagraph(902, 40), uniqueParagraph(903, 40)];
+    const result = extract(sitePage(`<h1>Headline</h1><div class="post">${paragraphs.map((p) => `<div>${p}</div>`).join('')}</div>`));
+    for (const paragraph of paragraphs) assert.ok(result.text.includes(paragraph), result.text);
+    assert.deepEqual(result.warnings, [], 'read by the template');
+  });
+});
+
 describe('fastce+ on a page its template does not fit', () => {
   it('reads the page on its own and says so', () => {
     const extract = preparedExtractor(templateMethodByName('fastce+'), samplePages(12));
