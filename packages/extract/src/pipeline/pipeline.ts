@@ -103,11 +103,11 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  *   this" paragraph inside the article), the reader what changes from page to page (related
  *   links, comments). A reader line at a path the layout's pages do not usually have is kept
  *   (`agreement`), and the template's headline goes first when the reader left it out (`headline`).
- * - whichever reading is used, the page's headline goes first when the text lacks it and the
- *   page's `<title>` names it (`titledHeadline`).
  * - they share little, none of the reader's lines is confirmed, or the template does not fit the
  *   page or keeps nothing: the reader's.
  * - the reader finds no text: the template's.
+ * - whichever reading is used, the page's headline goes first when the text lacks it and the
+ *   page's `<title>` names it (`titledHeadline`).
  * On the k-fold runs of the shared datasets (sites with 10+ pages), where the two readings shared
  * little, the template's reading was right more often than not when it was mostly inside the
  * reader's (the reader had taken comments or a listing along): hence agreement in either
