@@ -72,17 +72,19 @@ export function mostCommonRegion(paths: readonly string[]): string | null {
 export function mainRegion(tree: BlockTree, regionPath: string | null, contentPaths: ReadonlySet<string>): Block | null {
   const { blocks } = tree;
   if (regionPath === null) return null;
-  const chars = Float64Array.from(blocks, (block) => (contentPaths.has(block.path) ? Math.max(0, block.textChars - block.linkChars) : 0));
+  const ownContentChars = (block: Block): number => (contentPaths.has(block.path) ? Math.max(0, block.textChars - block.linkChars) : 0);
+  const chars = Float64Array.from(blocks, ownContentChars);
   sumOverSubtrees(blocks, chars);
   let best: Block | null = null;
   for (const block of blocks) {
     if (block.path === regionPath && (!best || (chars[block.index] ?? 0) > (chars[best.index] ?? 0))) best = block;
   }
   if (!best || (chars[best.index] ?? 0) === 0) return null;
-  const ownChars = contentPaths.has(best.path) ? Math.max(0, best.textChars - best.linkChars) : 0;
-  const isParagraph = chars[best.index] === ownChars;
-  const siblings = best.parent?.items.filter((item): item is Block => typeof item === 'object' && item !== best) ?? [];
-  if (isParagraph && siblings.some((sibling) => sibling.path === regionPath && (chars[sibling.index] ?? 0) > 0)) return best.parent as Block;
+  const isParagraph = chars[best.index] === ownContentChars(best);
+  const siblingHoldsContent = best.parent?.items.some(
+    (item) => typeof item === 'object' && item !== best && item.path === regionPath && (chars[item.index] ?? 0) > 0,
+  );
+  if (isParagraph && siblingHoldsContent) return best.parent as Block;
   return best;
 }
 
