@@ -1,6 +1,6 @@
 import type { Block, BlockTree } from '../blockTree.js';
 import type { SubtreeMeasures } from './measures.js';
-import { nameWeight } from './names.js';
+import { chosenName, nameWeight } from './names.js';
 
 /** Blocks the cleaning judges by their content: tables, lists and containers. */
 const JUDGED_TAGS: ReadonlySet<string> = new Set(['table', 'ul', 'ol', 'div', 'section', 'form', 'fieldset', 'aside', 'header', 'footer', 'nav']);
@@ -57,7 +57,7 @@ interface Counts {
 }
 
 function readsAsNoise(blocks: readonly Block[], block: Block, measures: SubtreeMeasures, dropped: Uint8Array): boolean {
-  const weight = nameWeight(block.hint);
+  const weight = nameWeight(chosenName(blocks, block));
   if (weight < 0) return true;
   const counts = countsLeft(blocks, block, measures, dropped);
   if (counts.commas >= PROSE_COMMAS) return false;

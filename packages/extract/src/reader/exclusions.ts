@@ -1,7 +1,7 @@
 import type { Block, BlockTree } from '../blockTree.js';
 import { isFormLike } from '../fastce/boilerplate.js';
 import type { SubtreeMeasures } from './measures.js';
-import { isCommentsName, isUnlikelyName } from './names.js';
+import { chosenName, isCommentsName, isUnlikelyName } from './names.js';
 
 /**
  * A block named as boilerplate that holds at least this share of the page's text (non-space
@@ -15,7 +15,8 @@ const WRAPPER_SHARE = 0.5;
  * The subtrees the reader never reads, marked before scoring:
  * - figures and their captions (photo captions and credits are not the article; auto's rule 1);
  * - forms that are forms, not pages wrapped in one (`isFormLike`);
- * - blocks whose id or class names a sidebar, comments, sharing and the like (`isUnlikelyName`)
+ * - blocks whose id or class names a sidebar, comments, sharing and the like (`isUnlikelyName`;
+ *   an id that spells the block's heading is no such name, `chosenName`)
  *   — or, when names are not `trusted`, only comments (`isCommentsName`) — except inside layout
  *   tables (a table cell's name describes the layout) and except page wrappers (`WRAPPER_SHARE`).
  * The root and BODY are never excluded.
@@ -28,7 +29,8 @@ export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trust
   for (let i = 2; i < blocks.length; i++) {
     const block = blocks[i] as Block;
     const isFigure = block.tag === 'figure' || block.tag === 'figcaption';
-    const named = trusted ? isUnlikelyName(block.hint) : isCommentsName(block.hint);
+    const name = chosenName(blocks, block);
+    const named = trusted ? isUnlikelyName(name) : isCommentsName(name);
     const namedUnlikely = named && shareOfPage(block) < WRAPPER_SHARE && !insideTable(block);
     if (isFigure || isFormLike(block, shareOfPage(block)) || namedUnlikely) {
       excluded.fill(1, i, block.end);

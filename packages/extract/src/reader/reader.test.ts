@@ -73,6 +73,29 @@ describe('reader', () => {
     assertLacks(text, 'Copyright Allotment Forum');
   });
 
+  it('keeps both halves of a story split into two wrappers by an interruption, and not a teaser beside them', () => {
+    const half = (n: number, topics: string[]) =>
+      `<div class="story-body-supplemental"><div class="story-body story-body-${n}">${topics.map((topic) => `<p>${prose(topic)}</p>`).join('')}</div><div class="story-ad">Advertisement</div></div>`;
+    const page = `<html><body><article class="story"><header><h1>Budget night</h1></header>${half(1, ['bridge repair'])}
+<div class="story-interrupter"><a href="/subscribe">Subscribe today</a></div>${half(2, ['library extension', 'road maintenance', 'harbour wall', 'school roof'])}</article>
+<aside class="promo-column"><div class="story-teaser"><p>${prose('ferry timetable')}</p></div></aside></body></html>`;
+    const { text } = extractReader(page);
+    assertHas(text, 'bridge repair', 'library extension', 'school roof');
+    assert.ok(text.indexOf('bridge repair') < text.indexOf('library extension'));
+    assertLacks(text, 'ferry timetable', 'Subscribe today', 'Advertisement');
+  });
+
+  it('does not take a section whose id spells its heading for the kind of block the id names', () => {
+    const section = (id: string, heading: string, topics: string[]) =>
+      `<div class="section" id="${id}"><h2>${heading}</h2>${topics.map((topic) => `<p>${prose(topic)}</p>`).join('')}</div>`;
+    const page = `<html><body><div class="document">${section('working-alone', 'Working alone', ['first draft', 'second draft'])}
+${section('sharing-with-a-team', 'Sharing with a team', ['shared draft', 'team review'])}</div>
+<div class="sharing"><a href="/share">Share this page</a></div></body></html>`;
+    const { text } = extractReader(page);
+    assertHas(text, 'Sharing with a team', 'shared draft', 'team review', 'first draft');
+    assertLacks(text, 'Share this page');
+  });
+
   it('keeps the links of an article that is mostly links', () => {
     const titles = [
       'Parish registers from the eighteenth century',

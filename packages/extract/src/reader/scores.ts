@@ -1,6 +1,6 @@
 import type { Block, BlockTree } from '../blockTree.js';
 import { linkDensity, type SubtreeMeasures } from './measures.js';
-import { nameWeight } from './names.js';
+import { chosenName, nameWeight } from './names.js';
 import type { Paragraph } from './paragraphs.js';
 
 /** A paragraph shorter than this (non-space characters) is a label, not prose: it scores nothing. */
@@ -80,7 +80,7 @@ export function contentScores(tree: BlockTree, measures: SubtreeMeasures, paragr
     for (let block: Block | null = paragraph.scoredFrom; block && level < SCORED_ANCESTORS; block = block.parent, level++) {
       if (!scored[block.index]) {
         scored[block.index] = 1;
-        scores[block.index] = (TAG_SCORES[block.tag] ?? 0) + (weighNames ? nameWeight(block.hint) : 0);
+        scores[block.index] = (TAG_SCORES[block.tag] ?? 0) + (weighNames ? nameWeight(chosenName(tree.blocks, block)) : 0);
       }
       const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
       scores[block.index] = (scores[block.index] as number) + earned / divider;
