@@ -12,13 +12,21 @@ import { chosenName, isCommentsName, isUnlikelyName } from './names.js';
 const WRAPPER_SHARE = 0.5;
 
 /**
+ * A list is never a layout wrapper, whatever its share: a gallery's `ul.legends` or a long
+ * thread's `ol.commentlist` named as such is set aside (Readability's fixtures +0.008, a gallery of
+ * 50 captions; dragnet -0.0007, a page whose gold is its comment thread; the others unchanged).
+ */
+const LISTS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
+
+/**
  * The subtrees the reader never reads, marked before scoring:
  * - figures and their captions (photo captions and credits are not the article; auto's rule 1);
  * - forms that are forms, not pages wrapped in one (`isFormLike`);
  * - blocks whose id or class names a sidebar, comments, sharing and the like (`isUnlikelyName`;
  *   an id that spells the block's heading is no such name, `chosenName`)
  *   — or, when names are not `trusted`, only comments (`isCommentsName`) — except inside layout
- *   tables (a table cell's name describes the layout) and except page wrappers (`WRAPPER_SHARE`).
+ *   tables (a table cell's name describes the layout) and except page wrappers (`WRAPPER_SHARE`,
+ *   never a list).
  * The root and BODY are never excluded.
  */
 export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trusted: boolean): Uint8Array {
@@ -31,7 +39,7 @@ export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trust
     const isFigure = block.tag === 'figure' || block.tag === 'figcaption';
     const name = chosenName(blocks, block);
     const named = trusted ? isUnlikelyName(name) : isCommentsName(name);
-    const namedUnlikely = named && shareOfPage(block) < WRAPPER_SHARE && !insideTable(block);
+    const namedUnlikely = named && (LISTS.has(block.tag) || shareOfPage(block) < WRAPPER_SHARE) && !insideTable(block);
     if (isFigure || isFormLike(block, shareOfPage(block)) || namedUnlikely) {
       excluded.fill(1, i, block.end);
       i = block.end - 1;

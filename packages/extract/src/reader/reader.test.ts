@@ -96,6 +96,15 @@ ${section('sharing-with-a-team', 'Sharing with a team', ['shared draft', 'team r
     assertLacks(text, 'Share this page');
   });
 
+  it('sets aside a gallery list named as such even when it holds most of the page', () => {
+    const slide = (n: number) => `<li><h4>${n}/30 Harbour in winter</h4><p>${prose(`photo ${n}`)}</p></li>`;
+    const page = `<html><body><article><h1>Harbour reopens</h1><p>${prose('harbour reopening')}</p><p>${prose('ferry pier')}</p>
+<div class="gallery"><ul class="legends">${Array.from({ length: 30 }, (_, n) => slide(n + 1)).join('')}</ul></div></article></body></html>`;
+    const { text } = extractReader(page);
+    assertHas(text, 'harbour reopening', 'ferry pier');
+    assertLacks(text, 'photo 1 ', 'Harbour in winter');
+  });
+
   it('keeps the links of an article that is mostly links', () => {
     const titles = [
       'Parish registers from the eighteenth century',
