@@ -22,6 +22,27 @@ describe('buildBlockTree', () => {
     assert.deepEqual(texts('<p>the US <span>House of Representatives</span> passed</p>'), ['the US House of Representatives passed']);
   });
 
+  it('reads <noscript> content and hidden elements when the page shows almost nothing without them', () => {
+    const post =
+      '<p>The harbour committee met on Tuesday and agreed to repair the north wall before the winter storms, to widen the ferry pier, and to ask the county for the money that the repairs will need next year.</p>';
+    const app = buildBlockTree(
+      `<body><div id="app">Loading…</div><noscript><div class="crawler-post">${post}${post}</div></noscript><noscript>Enable JavaScript</noscript></body>`,
+    );
+    const appText = blockLines(app.root).lines.map((line) => line.text);
+    assert.ok(
+      appText.some((line) => line.startsWith('The harbour committee')),
+      appText.join('\n'),
+    );
+    assert.ok(
+      app.warnings.some((warning) => warning.includes('<noscript>')),
+      app.warnings.join('; '),
+    );
+    const unstyled = texts(`<body><div style="visibility:hidden;min-height:100vh"><h1>Harbour</h1>${post}${post}</div></body>`);
+    assert.equal(unstyled[0], 'Harbour');
+    const page = texts(`<body>${post}<div hidden>Sign in to continue</div><noscript>Enable JavaScript</noscript></body>`);
+    assert.equal(page.length, 1, page.join('\n'));
+  });
+
   it('skips scripts, styles, the head and hidden elements, but counts scripts as features', () => {
     const tree = buildBlockTree(
       '<head><title>T</title></head><body><div>shown<script>var hidden = 1;</script><style>p{}</style>' +
