@@ -41,6 +41,9 @@ describe('buildBlockTree', () => {
     assert.equal(unstyled[0], 'Harbour');
     const page = texts(`<body>${post}<div hidden>Sign in to continue</div><noscript>Enable JavaScript</noscript></body>`);
     assert.equal(page.length, 1, page.join('\n'));
+    const menu = '<p>Home, News, Sport, Weather, Culture, Travel, Opinion, Business and the harbour archive.</p>';
+    const brief = texts(`<body>${post}<div hidden>${menu}${menu}</div></body>`);
+    assert.equal(brief.length, 1, `hidden menus that do not double the text stay hidden:\n${brief.join('\n')}`);
   });
 
   it('skips scripts, styles, the head and hidden elements, but counts scripts as features', () => {

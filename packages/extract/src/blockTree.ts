@@ -93,7 +93,7 @@ interface OpenElement {
  */
 export function buildBlockTree(html: string, options: BlockTreeOptions = {}): BlockTree {
   const shown = parseBlockTree(html, options, false);
-  if (shown.shownChars >= MIN_SHOWN_CHARS || !CONCEALED_CONTENT.test(html)) return shown.tree;
+  if (shown.shownChars >= MIN_SHOWN_CHARS) return shown.tree;
   const revealed = parseBlockTree(html, options, true);
   if (revealed.shownChars < Math.max(MIN_SHOWN_CHARS, REVEALED_GAIN * shown.shownChars)) return shown.tree;
   return { ...revealed.tree, warnings: [...revealed.tree.warnings, REVEALED_WARNING] };
@@ -109,7 +109,6 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
  */
 const MIN_SHOWN_CHARS = 200;
 const REVEALED_GAIN = 2;
-const CONCEALED_CONTENT = /<noscript|hidden/i;
 const REVEALED_WARNING = 'the page shows almost no text until its scripts run: read with its <noscript> content and hidden elements';
 
 function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean): { tree: BlockTree; shownChars: number } {

@@ -21,7 +21,7 @@ const SIBLING_PARAGRAPH_CHARS = 80;
 const SIBLING_PARAGRAPH_LINK_DENSITY = 0.25;
 const ENDS_SENTENCE = /\.(?:\s|$)/;
 
-/** The article: its best container, and the blocks that make it up in document order (that container and the siblings that join it). */
+/** The article: its best container, and the blocks that make it up in document order (that container, the siblings that join it and its namesakes). */
 export interface ArticleParts {
   readonly top: Block;
   readonly parts: readonly Block[];
@@ -45,10 +45,11 @@ export interface ArticleParts {
  *    it as well: the words that siblings without one brought were gold at 9%, 34% and 44% on
  *    cleanportaleval, daniel and scrapinghub, against 49-72% with one (scrapinghub 0.956 -> 0.960,
  *    daniel +0.002, dragnet -0.001) — or when they are `<p>`s of prose.
- * 5. Blocks elsewhere named and placed as the best candidate is join too (`withNamesakes`): the
- *    rest of a story the page split into two wrappers, the other sections of a page laid out in
- *    rows, the other answers of a thread (Readability's fixtures +0.002, cleaneval +0.002, wcxb
- *    +0.003, scrapinghub +0.001; daniel, dragnet and cleanportaleval unchanged).
+ * 5. Blocks elsewhere named like the best candidate, under a parent named like its parent, join
+ *    too (`withNamesakes`): the rest of a story the page split into two wrappers, the other
+ *    sections of a page laid out in rows, the other answers of a thread (Readability's fixtures
+ *    +0.002, cleaneval +0.002, wcxb +0.003, scrapinghub +0.001; daniel, dragnet and
+ *    cleanportaleval unchanged).
  * Null when no block holds a scored paragraph.
  */
 export function chooseArticle(tree: BlockTree, measures: SubtreeMeasures, scores: ContentScores): ArticleParts | null {
@@ -93,7 +94,7 @@ export function chooseArticle(tree: BlockTree, measures: SubtreeMeasures, scores
 
 /**
  * The parts, with the article's namesakes elsewhere on the page, in document order: the outermost
- * blocks outside the parts named as the best candidate is, inside a parent named as its parent is
+ * blocks outside the parts named like the best candidate, under a parent named like its parent
  * (`namedShape`), that score like a joining sibling and hold a long paragraph. A story the page
  * splits into `story-body-1` and `story-body-2` in two wrappers, or into sections laid out in
  * separate rows, keeps all of them; a teaser box or a sidebar's `content` block is named, or sits,
@@ -110,18 +111,26 @@ function withNamesakes(
 ): readonly Block[] {
   const shape = namedShape(best);
   if (shape === '') return parts;
-  const all = parts.slice();
-  const taken = (block: Block): boolean => all.some((part) => block.index < part.end && part.index < block.end);
+  const namesakes: Block[] = [];
   const { blocks } = tree;
+  // One pass in document order; the parts are siblings in document order, so the next one not yet passed is all there is to skip.
+  let next = 0;
   for (let i = 2; i < blocks.length; i++) {
     const block = blocks[i] as Block;
-    if (scores.scored[i] !== 1 || namedShape(block) !== shape || taken(block)) continue;
-    if (scoreOf(block) >= threshold && (scores.longParagraphs[i] as number) >= MIN_SIBLING_LONG_PARAGRAPHS) {
-      all.push(block);
+    const part = parts[next];
+    if (part && part.index <= i) {
+      i = part.end - 1;
+      next++;
+      continue;
+    }
+    if (part && block.end > part.index) continue; // an ancestor of a part
+    const joins = scores.scored[i] === 1 && scoreOf(block) >= threshold && (scores.longParagraphs[i] as number) >= MIN_SIBLING_LONG_PARAGRAPHS;
+    if (joins && namedShape(block) === shape) {
+      namesakes.push(block);
       i = block.end - 1;
     }
   }
-  return all.length === parts.length ? parts : all.sort((a, b) => a.index - b.index);
+  return namesakes.length === 0 ? parts : [...parts, ...namesakes].sort((a, b) => a.index - b.index);
 }
 
 /** Tag and class of a block and of its parent, without the class tokens that number things (`story-body-2`, `post-181621`); empty when the block has no such class. */

@@ -13,8 +13,10 @@ const WRAPPER_SHARE = 0.5;
 
 /**
  * A list is never a layout wrapper, whatever its share: a gallery's `ul.legends` or a long
- * thread's `ol.commentlist` named as such is set aside (Readability's fixtures +0.008, a gallery of
- * 50 captions; dragnet -0.0007, a page whose gold is its comment thread; the others unchanged).
+ * thread's `ol.commentlist` named as such is set aside when names are trusted (Readability's
+ * fixtures +0.008, a gallery of 50 captions). A page left with too little text by it (a short post
+ * under a long thread) is read again without the names, and then a list holding most of the page
+ * is its text.
  */
 const LISTS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
 
@@ -39,7 +41,7 @@ export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trust
     const isFigure = block.tag === 'figure' || block.tag === 'figcaption';
     const name = chosenName(blocks, block);
     const named = trusted ? isUnlikelyName(name) : isCommentsName(name);
-    const namedUnlikely = named && (LISTS.has(block.tag) || shareOfPage(block) < WRAPPER_SHARE) && !insideTable(block);
+    const namedUnlikely = named && ((trusted && LISTS.has(block.tag)) || shareOfPage(block) < WRAPPER_SHARE) && !insideTable(block);
     if (isFigure || isFormLike(block, shareOfPage(block)) || namedUnlikely) {
       excluded.fill(1, i, block.end);
       i = block.end - 1;

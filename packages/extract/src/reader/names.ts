@@ -64,8 +64,12 @@ function partWeight(name: string): number {
   return (POSITIVE.test(name) ? NAME_WEIGHT : 0) - (NEGATIVE.test(name) ? NAME_WEIGHT : 0);
 }
 
-/** Words of an id that spells out a heading: at least this many (`id2` or `share` spell nothing). */
-const MIN_SPELLED_WORDS = 2;
+/**
+ * Words of an id that spells out a heading: at least this many. Boilerplate names its own
+ * headings in one or two words (`related-links` over "Related links", `newsletter-signup`), which
+ * stay names.
+ */
+const MIN_SPELLED_WORDS = 3;
 /** Blocks after a block's start where the heading it opens with may be (`section > header > h2`). */
 const OPENING_BLOCKS = 3;
 const HEADING = /^h[1-6]$/;
@@ -84,6 +88,7 @@ export function chosenName(blocks: readonly Block[], block: Block): string {
   const heading = openingHeading(blocks, block);
   if (!heading) return block.hint;
   const headingWords = wordsOf(ownText(heading));
+  // Without its id the hint keeps its "id class" shape: " class".
   return idWords.every((word, i) => headingWords[i] === word) ? block.hint.slice(space) : block.hint;
 }
 
