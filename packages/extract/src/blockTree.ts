@@ -84,8 +84,8 @@ interface OpenElement {
  *   with and without them agree.
  * - Hidden elements (`hidden`, inline `display:none` / `visibility:hidden`) and `SKIPPED_TAGS` are
  *   not text; their subtrees are skipped — unless that leaves the page almost empty and the
- *   `<noscript>` and hidden content do not (`MIN_SHOWN_CHARS`). The head ends where a browser ends it (`documentHead.ts`),
- *   so a page that omits `</head>` and `<body>` keeps its text.
+ *   `<noscript>` and hidden content do not (`MIN_SHOWN_CHARS`). The head ends where a browser ends
+ *   it (`documentHead.ts`), so a page that omits `</head>` and `<body>` keeps its text.
  * - Past `maxBlocks` or `maxBlockDepth`, block tags stop opening blocks; their text stays in the
  *   enclosing block and a warning is recorded, so no text is lost. Past `maxOpenElements`, the rest
  *   of the input is read as plain text into the innermost block (the parser would slow down

@@ -42,8 +42,8 @@ const READINGS: readonly Rules[] = [{ byName: true }, { byName: false }];
  *    and blocks named as sidebars, comments, sharing and the like (`exclusions.ts`).
  * 2. Paragraphs (`paragraphs.ts`) score their containers as Readability scores them, with link text
  *    discounted (`scores.ts`); the best container, its near-equal neighbours' common ancestor and
- *    its siblings of prose, and blocks elsewhere named and placed as it is, make the article
- *    (`article.ts`).
+ *    its siblings of prose, and blocks elsewhere named like it under a parent named like its
+ *    parent, make the article (`article.ts`).
  * 3. Inside the article, tables, lists and containers that do not read as prose are dropped
  *    (`cleaning.ts`), and so are the entries of link lists (`articleText.ts`).
  * 4. When the article is a fragment of the page's main block (`mainBlockOf`), the main block is
