@@ -109,6 +109,8 @@ export function buildBlockTree(html: string, options: BlockTreeOptions = {}): Bl
  */
 const MIN_SHOWN_CHARS = 200;
 const REVEALED_GAIN = 2;
+/** Shown characters are counted up to this many and no further: no decision above depends on more. */
+const COUNTED_CHARS = REVEALED_GAIN * MIN_SHOWN_CHARS;
 const REVEALED_WARNING = 'the page shows almost no text until its scripts run: read with its <noscript> content and hidden elements';
 
 function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean): { tree: BlockTree; shownChars: number } {
@@ -237,7 +239,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
       ontext(text) {
         if (headIsInnermost() && textEndsHead(text)) endHead();
         if (skipDepth > 0) return;
-        shownChars += nonSpaceChars(text);
+        if (shownChars < COUNTED_CHARS) shownChars += nonSpaceChars(text);
         const items = current.items;
         const last = items.length > 0 ? items[items.length - 1] : undefined;
         if (typeof last === 'string') items[items.length - 1] = last + text;
@@ -273,7 +275,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
     if (skipDepth === 0) {
       const rest = flatText(html.slice(flatFrom));
       if (rest !== '') current.items.push(` ${rest}`);
-      shownChars += nonSpaceChars(rest);
+      if (shownChars < COUNTED_CHARS) shownChars += nonSpaceChars(rest);
     }
   } else {
     parser.end();
