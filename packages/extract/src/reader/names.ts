@@ -99,6 +99,7 @@ function openingHeading(blocks: readonly Block[], block: Block): Block | undefin
   return undefined;
 }
 
+/** Lower-cased words, with `_` a separator (unlike `terms`): ids spell headings with `-` or `_` between the words. */
 function wordsOf(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
