@@ -37,6 +37,11 @@ export interface Block {
   links: number;
   images: number;
   scripts: number;
+  /**
+   * Own `<input>` fields a reader types into (text, e-mail, search, password...): a block of them is
+   * a form, whatever its tag. Check boxes and radio buttons are left out: a checklist is content.
+   */
+  inputs: number;
   /** True when the block renders on its own line (everything but inline blocks such as SPAN). */
   readonly breaksLine: boolean;
   /** The element's id and class attribute, lower-cased and space-separated ('' when none). */
@@ -111,6 +116,9 @@ const MIN_SHOWN_CHARS = 200;
 const REVEALED_GAIN = 2;
 /** Shown characters are counted up to this many and no further: no decision above depends on more. */
 const COUNTED_CHARS = REVEALED_GAIN * MIN_SHOWN_CHARS;
+/** Input types that ask the reader to type (a missing type is `text`). */
+const TYPED_INPUTS: ReadonlySet<string> = new Set(['text', 'email', 'search', 'password', 'tel', 'url', 'number']);
+
 const REVEALED_WARNING = 'the page shows almost no text until its scripts run: read with its <noscript> content and hidden elements';
 
 function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean): { tree: BlockTree; shownChars: number } {
@@ -133,6 +141,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
       links: 0,
       images: 0,
       scripts: 0,
+      inputs: 0,
       breaksLine: !INLINE_BLOCK_TAGS.has(tag),
       hint,
     };
@@ -201,6 +210,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
           return;
         }
         if (tag === 'script') current.scripts++;
+        else if (tag === 'input' && TYPED_INPUTS.has(attribs.type?.toLowerCase() ?? 'text')) current.inputs++;
         if (reveal ? tag !== 'noscript' && SKIPPED_TAGS.has(tag) : SKIPPED_TAGS.has(tag) || isHiddenElement(attribs)) {
           skipDepth = 1;
           element.skips = true;

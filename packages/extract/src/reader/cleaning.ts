@@ -14,13 +14,16 @@ const MAX_LINK_DENSITY_NAMED_CONTENT = 0.5;
 /** A block with less text than this (non-space characters), mostly not a heading, holds no prose. */
 const MIN_CHARS = 25;
 const HEADING_SHARE = 0.9;
+/** Paragraphs a block needs per input (3: Readability's) for its inputs not to make it a form. */
+const INPUTS_PER_PARAGRAPHS = 3;
 /** Images per paragraph above which a block is a gallery or a row of teasers. */
 const MAX_IMAGES_PER_PARAGRAPH = 2;
 
 /**
  * Readability's conditional cleaning on the block tree. Inside the article, a table, list or
  * container is dropped when its name counts against it, or — when it holds fewer than 10 commas —
- * when it does not read as prose: more than two images a paragraph (outside figures), almost no
+ * when it does not read as prose: more fields to type into than a third of its paragraphs (a
+ * sign-up or search box, often built without `<form>`), more than two images a paragraph (outside figures), almost no
  * text with a link in it, or link text above a fifth (unless it is a list, whose links the
  * link-list rule judges entry by entry), or above a half when its name says content. Data tables (with header
  * cells or a caption) and preformatted text are never judged. Blocks are judged deepest first, each
@@ -52,6 +55,7 @@ interface Counts {
   commas: number;
   paragraphs: number;
   images: number;
+  inputs: number;
   headingChars: number;
   listChars: number;
 }
@@ -66,6 +70,7 @@ function readsAsNoise(blocks: readonly Block[], block: Block, measures: SubtreeM
   const headingShare = counts.chars === 0 ? 0 : counts.headingChars / counts.chars;
   const inFigure = hasAncestor(block, 'figure');
   if (!inFigure && counts.images > 1 && counts.images > MAX_IMAGES_PER_PARAGRAPH * counts.paragraphs) return true;
+  if (counts.inputs > Math.floor(counts.paragraphs / INPUTS_PER_PARAGRAPHS)) return true;
   if (!isList && !inFigure && headingShare < HEADING_SHARE && counts.chars < MIN_CHARS && (counts.images === 0 || counts.images > 2) && density > 0)
     return true;
   if (!isList && weight <= 0 && density > MAX_LINK_DENSITY) return true;
@@ -74,7 +79,7 @@ function readsAsNoise(blocks: readonly Block[], block: Block, measures: SubtreeM
 
 /** A block's subtree counts without the subtrees already dropped inside it. */
 function countsLeft(blocks: readonly Block[], block: Block, measures: SubtreeMeasures, dropped: Uint8Array): Counts {
-  const counts: Counts = { chars: 0, linkChars: 0, textChars: 0, commas: 0, paragraphs: 0, images: 0, headingChars: 0, listChars: 0 };
+  const counts: Counts = { chars: 0, linkChars: 0, textChars: 0, commas: 0, paragraphs: 0, images: 0, inputs: 0, headingChars: 0, listChars: 0 };
   const add = (i: number, sign: number): void => {
     counts.chars += sign * (measures.chars[i] as number);
     counts.linkChars += sign * (measures.linkChars[i] as number);
@@ -82,6 +87,7 @@ function countsLeft(blocks: readonly Block[], block: Block, measures: SubtreeMea
     counts.commas += sign * (measures.commas[i] as number);
     counts.paragraphs += sign * (measures.paragraphs[i] as number);
     counts.images += sign * (measures.images[i] as number);
+    counts.inputs += sign * (measures.inputs[i] as number);
     counts.headingChars += sign * (measures.headingChars[i] as number);
   };
   add(block.index, 1);

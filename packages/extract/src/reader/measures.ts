@@ -19,6 +19,7 @@ export interface SubtreeMeasures {
   readonly paragraphs: Float64Array;
   readonly listItems: Float64Array;
   readonly images: Float64Array;
+  readonly inputs: Float64Array;
   /** Non-space characters inside headings (h1-h6). */
   readonly headingChars: Float64Array;
   /** True when a block has a sub-block (at any depth) that starts a line of its own. */
@@ -37,6 +38,7 @@ export function subtreeMeasures(tree: BlockTree): SubtreeMeasures {
     paragraphs: new Float64Array(n),
     listItems: new Float64Array(n),
     images: new Float64Array(n),
+    inputs: new Float64Array(n),
     headingChars: new Float64Array(n),
     hasLineBlock: new Uint8Array(n),
   };
@@ -56,6 +58,7 @@ export function subtreeMeasures(tree: BlockTree): SubtreeMeasures {
     measures.linkChars[i] = block.linkChars;
     measures.textChars[i] = block.textChars;
     measures.images[i] = block.images;
+    measures.inputs[i] = block.inputs;
     if (block.tag === 'p') measures.paragraphs[i] = 1;
     if (block.tag === 'li') measures.listItems[i] = 1;
     if (inHeading[i]) measures.headingChars[i] = chars;
@@ -68,6 +71,7 @@ export function subtreeMeasures(tree: BlockTree): SubtreeMeasures {
     measures.paragraphs,
     measures.listItems,
     measures.images,
+    measures.inputs,
     measures.headingChars,
   ];
   for (let i = n - 1; i > 0; i--) {

@@ -106,6 +106,16 @@ ${section('sharing-with-a-team', 'Sharing with a team', ['shared draft', 'team r
     assertLacks(text, 'photo 1 ', 'Harbour in winter');
   });
 
+  it('sets aside a sign-up form built without a form element, and keeps a checklist of check boxes', () => {
+    const task = (n: number) => `<li><input type="checkbox"> Task ${n}: book the hall, order the chairs and tell the neighbours in good time</li>`;
+    const page = `<html><body><article><h1>Planning the street party</h1><p>${prose('street party')}</p>
+<div class="box"><p>Get our weekly letter about the valley, its events and its people in your inbox</p><input type="email" placeholder="Your e-mail"><input type="hidden" name="list" value="7"></div>
+<p>${prose('party licence')}</p><ul>${Array.from({ length: 4 }, (_, n) => task(n + 1)).join('')}</ul></article></body></html>`;
+    const { text } = extractReader(page);
+    assertHas(text, 'street party', 'party licence', 'Task 1: book the hall', 'Task 4: book the hall');
+    assertLacks(text, 'weekly letter');
+  });
+
   it('keeps the links of an article that is mostly links', () => {
     const titles = [
       'Parish registers from the eighteenth century',
