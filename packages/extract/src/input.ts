@@ -2,12 +2,14 @@ import { decodeHTML } from 'entities';
 import { cdataAsBrowsersRead } from './cdata.js';
 import { ExtractionError } from './errors.js';
 import type { Limits } from './limits.js';
+import { placeStreamedSegments } from './streamedSegments.js';
 import { collapseWhitespace } from './whitespace.js';
 
 /**
  * The checks every parser of a page makes first: a string, not empty, not binary, and no longer
  * than `maxInputChars` (the rest is cut off and a warning says so). CDATA markers outside foreign
- * content are made the bogus comments browsers read (`cdata.ts`).
+ * content are made the bogus comments browsers read (`cdata.ts`), and the parts of a page streamed
+ * by React are put where its scripts would put them (`streamedSegments.ts`).
  */
 export function checkedHtml(html: unknown, limits: Limits, warnings: string[]): string {
   if (typeof html !== 'string') throw new ExtractionError('invalid-argument', 'the page must be given as a string of HTML');
@@ -18,7 +20,7 @@ export function checkedHtml(html: unknown, limits: Limits, warnings: string[]): 
     checked = checked.slice(0, limits.maxInputChars);
   }
   if (looksBinary(checked)) throw new ExtractionError('binary-input', 'the page is binary data, not an HTML document');
-  return cdataAsBrowsersRead(checked);
+  return placeStreamedSegments(cdataAsBrowsersRead(checked));
 }
 
 /** True when the first kilobytes hold control characters that no text document has. */
