@@ -33,3 +33,16 @@ describe('forms as boilerplate', () => {
     assert.ok(!text.includes('Leave a reply'), text);
   });
 });
+
+describe('names inside preformatted text', () => {
+  it("are a syntax highlighter's: a code comment is not marked, a comment section is", () => {
+    const tree = buildBlockTree(
+      `<html><body><pre><code><span class="hljs-comment"># start a repository</span>\ngit init</code></pre><div class="comments"><p>First!</p></div></body></html>`,
+    );
+    const suppressed = boilerplateSubtrees(tree.blocks, null);
+    const codeComment = tree.blocks.find((block) => block.hint.includes('hljs-comment')) as Block;
+    const commentSection = tree.blocks.find((block) => block.hint.includes('comments')) as Block;
+    assert.equal(suppressed[codeComment.index], 0);
+    assert.equal(suppressed[commentSection.index], 1);
+  });
+});

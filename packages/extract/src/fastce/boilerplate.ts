@@ -52,6 +52,7 @@ export function isFormLike(block: Block, shareOfPage: number): boolean {
 /**
  * Marks the subtrees of blocks named as boilerplate. The main region, when there is one, and its
  * ancestors are never marked: a page wrapper called `with-sidebar` must not take the article.
+ * Names inside preformatted text are a syntax highlighter's (`hljs-comment`), not the page's.
  */
 export function boilerplateSubtrees(blocks: readonly Block[], region: Block | null): Uint8Array {
   const suppressed = new Uint8Array(blocks.length);
@@ -61,7 +62,10 @@ export function boilerplateSubtrees(blocks: readonly Block[], region: Block | nu
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i] as Block;
     if (block.tag === 'form') shareOfPage ??= textShareOfPage(blocks);
-    if (!hasBoilerplateName(block, shareOfPage) || protectedBlocks.has(block)) continue;
+    if (!hasBoilerplateName(block, shareOfPage) || protectedBlocks.has(block)) {
+      if (block.tag === 'pre') i = block.end - 1;
+      continue;
+    }
     suppressed.fill(1, i, block.end);
     i = block.end - 1;
   }

@@ -27,8 +27,9 @@ const LISTS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
  * - blocks whose id or class names a sidebar, comments, sharing and the like (`isUnlikelyName`;
  *   an id that spells the block's heading is no such name, `chosenName`)
  *   — or, when names are not `trusted`, only comments (`isCommentsName`) — except inside layout
- *   tables (a table cell's name describes the layout) and except page wrappers (`WRAPPER_SHARE`,
- *   never a list).
+ *   tables (a table cell's name describes the layout), except page wrappers (`WRAPPER_SHARE`,
+ *   never a list), and except inside preformatted text, where syntax highlighters name their
+ *   tokens (`hljs-comment`, `token comment`), as Readability spares code.
  * The root and BODY are never excluded.
  */
 export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trusted: boolean): Uint8Array {
@@ -44,6 +45,8 @@ export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trust
     const namedUnlikely = named && ((trusted && LISTS.has(block.tag)) || shareOfPage(block) < WRAPPER_SHARE) && !insideTable(block);
     if (isFigure || isFormLike(block, shareOfPage(block)) || namedUnlikely) {
       excluded.fill(1, i, block.end);
+      i = block.end - 1;
+    } else if (block.tag === 'pre') {
       i = block.end - 1;
     }
   }

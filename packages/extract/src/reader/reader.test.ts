@@ -116,6 +116,15 @@ ${section('sharing-with-a-team', 'Sharing with a team', ['shared draft', 'team r
     assertLacks(text, 'weekly letter');
   });
 
+  it('keeps the comments of highlighted code, which a syntax highlighter names as comments', () => {
+    const page = `<html><body><article><h1>Git in ten lines</h1><p>${prose('version control')}</p>
+<pre><code class="hljs"><span class="hljs-comment"># start a repository</span>\ngit init\n<span class="token comment"># stage every change</span>\ngit add -A</code></pre><p>${prose('commit message')}</p></article>
+<div class="comments"><p>Reader 1 wrote that the guide helped a lot with the first steps on the command line.</p></div></body></html>`;
+    const { text } = extractReader(page);
+    assertHas(text, '# start a repository', '# stage every change', 'git add -A');
+    assertLacks(text, 'Reader 1 wrote');
+  });
+
   it('keeps the links of an article that is mostly links', () => {
     const titles = [
       'Parish registers from the eighteenth century',
