@@ -19,6 +19,8 @@ const WRAPPER_SHARE = 0.5;
  * is its text.
  */
 const LISTS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
+/** A layout table's parts are named for the layout (`td.sidebar` may hold the story); what sits in a cell is named for itself. */
+const TABLE_PARTS: ReadonlySet<string> = new Set(['table', 'tbody', 'thead', 'tfoot', 'tr', 'td', 'th']);
 
 /**
  * The subtrees the reader never reads, marked before scoring:
@@ -28,8 +30,10 @@ const LISTS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
  * - forms that are forms, not pages wrapped in one (`isFormLike`);
  * - blocks whose id or class names a sidebar, comments, sharing and the like (`isUnlikelyName`;
  *   an id that spells the block's heading is no such name, `chosenName`)
- *   — or, when names are not `trusted`, only comments (`isCommentsName`) — except inside layout
- *   tables (a table cell's name describes the layout), except page wrappers (`WRAPPER_SHARE`,
+ *   — or, when names are not `trusted`, only comments (`isCommentsName`) — except a table's own
+ *   parts (a cell's name describes the layout; Readability spares everything inside a table,
+ *   which kept an article's comments whole on pages laid out in tables: daniel +0.0008, cleaneval
+ *   +0.0005, dragnet, wcxb and the pipeline unchanged), except page wrappers (`WRAPPER_SHARE`,
  *   never a list), and except inside preformatted text, where syntax highlighters name their
  *   tokens (`hljs-comment`, `token comment`), as Readability spares code.
  * The root and BODY are never excluded.
@@ -44,7 +48,7 @@ export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trust
     const isFigure = (block.tag === 'figure' && !holdsDataOrCode(blocks, block)) || block.tag === 'figcaption';
     const name = chosenName(blocks, block);
     const named = trusted ? isUnlikelyName(name) : isCommentsName(name);
-    const namedUnlikely = named && ((trusted && LISTS.has(block.tag)) || shareOfPage(block) < WRAPPER_SHARE) && !insideTable(block);
+    const namedUnlikely = named && ((trusted && LISTS.has(block.tag)) || shareOfPage(block) < WRAPPER_SHARE) && !TABLE_PARTS.has(block.tag);
     if (isFigure || isFormLike(block, shareOfPage(block)) || namedUnlikely) {
       excluded.fill(1, i, block.end);
       i = block.end - 1;
@@ -61,10 +65,5 @@ function holdsDataOrCode(blocks: readonly Block[], figure: Block): boolean {
     const tag = (blocks[i] as Block).tag;
     if (tag === 'table' || tag === 'pre') return true;
   }
-  return false;
-}
-
-function insideTable(block: Block): boolean {
-  for (let ancestor = block.parent; ancestor; ancestor = ancestor.parent) if (ancestor.tag === 'table') return true;
   return false;
 }

@@ -1,0 +1,19 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { type Block, buildBlockTree } from '../blockTree.js';
+import { excludedBlocks } from './exclusions.js';
+import { subtreeMeasures } from './measures.js';
+
+const story = `<p>${'The council agreed the budget for the coming year, with money for repairs, staff and projects. '.repeat(6)}</p>`;
+
+describe('excludedBlocks', () => {
+  it("on a page laid out in a table, judges what sits in a cell by its own name and the cell not by the layout's", () => {
+    const tree = buildBlockTree(
+      `<html><body><table><tr><td class="sidebar"><div>${story}</div><div class="comment"><p>First! Great story, thanks.</p></div></td><td class="nav"><a href="/">Home</a></td></tr></table></body></html>`,
+    );
+    const excluded = excludedBlocks(tree, subtreeMeasures(tree), true);
+    const named = (hint: string) => tree.blocks.find((block) => block.hint.trim() === hint) as Block;
+    assert.equal(excluded[named('comment').index], 1);
+    assert.equal(excluded[named('sidebar').index], 0);
+  });
+});
