@@ -33,6 +33,11 @@ describe('placeStreamedSegments', () => {
     assert.equal(placeStreamedSegments(plain), plain);
   });
 
+  it('keeps the tags that close an unclosed segment', () => {
+    const page = `<main><template id="P:0"></template></main><section><div hidden id="S:0">${story('ferry')}</section><p>After</p>`;
+    assert.equal(placeStreamedSegments(page), `<main>${story('ferry')}</main><section></section><p>After</p>`);
+  });
+
   it('lets the reader read a streamed article in place of its skeleton, on a page whose shell shows a page of text', () => {
     const page = `<html><body><header><nav><a href="/">Home</a> <a href="/news">Local news and weather</a> <a href="/sport">Sport results and fixtures</a> <a href="/events">What's on in the valley this week</a></nav></header><main><!--$?--><template id="B:0"></template><div>Loading article...</div><!--/$--></main>
 <footer><p>Copyright the Valley Courier, all rights reserved, registered in the county.</p><p>The Valley Courier is published by Valley Media, 12 Market Square, and printed every weekday morning except on public holidays.</p></footer>

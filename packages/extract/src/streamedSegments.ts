@@ -83,19 +83,16 @@ export function placeStreamedSegments(html: string): string {
         ...(slot ? { slot } : {}),
       });
     },
-    onclosetag() {
+    onclosetag(_name, isImplied) {
       const element = open.pop();
       if (!element) return;
-      if (element.slot) element.slot.end = parser.endIndex + 1;
+      // An element closed by another tag (no end tag of its own) ends where that tag starts.
+      const end = isImplied ? parser.startIndex : parser.endIndex + 1;
+      if (element.slot) element.slot.end = end;
       if (element.segmentKey !== undefined) {
         openSegments.pop();
         if (!segments.has(element.segmentKey)) {
-          segments.set(element.segmentKey, {
-            outerStart: element.outerStart,
-            outerEnd: parser.endIndex + 1,
-            innerStart: element.innerStart,
-            innerEnd: parser.startIndex,
-          });
+          segments.set(element.segmentKey, { outerStart: element.outerStart, outerEnd: end, innerStart: element.innerStart, innerEnd: parser.startIndex });
         }
       }
       boundaries = boundaries.filter((boundary) => boundary.depth <= open.length);
