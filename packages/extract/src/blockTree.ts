@@ -210,7 +210,8 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
           return;
         }
         if (tag === 'script') current.scripts++;
-        else if (tag === 'input' && TYPED_INPUTS.has(attribs.type?.toLowerCase() ?? 'text')) current.inputs++;
+        // Inputs are skipped as text but counted; a hidden one (a spam trap) asks no reader to type.
+        else if (tag === 'input' && !isHiddenElement(attribs) && TYPED_INPUTS.has(attribs.type?.toLowerCase() ?? 'text')) current.inputs++;
         if (reveal ? tag !== 'noscript' && SKIPPED_TAGS.has(tag) : SKIPPED_TAGS.has(tag) || isHiddenElement(attribs)) {
           skipDepth = 1;
           element.skips = true;

@@ -20,7 +20,7 @@ export function checkedHtml(html: unknown, limits: Limits, warnings: string[]): 
     checked = checked.slice(0, limits.maxInputChars);
   }
   if (looksBinary(checked)) throw new ExtractionError('binary-input', 'the page is binary data, not an HTML document');
-  return placeStreamedSegments(cdataAsBrowsersRead(checked));
+  return placeStreamedSegments(cdataAsBrowsersRead(checked), limits.maxOpenElements);
 }
 
 /** True when the first kilobytes hold control characters that no text document has. */

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { extractReader } from './reader/reader.js';
-import { placeStreamedSegments } from './streamedSegments.js';
+import { placeStreamedSegments as placeWithin } from './streamedSegments.js';
+
+const placeStreamedSegments = (html: string) => placeWithin(html, 5_000);
 
 const story = (topic: string) =>
   `<p>The ${topic} was discussed at length by the town council on Tuesday evening, and members agreed that the budget for the coming year should set aside more money for repairs.</p>`;
@@ -19,6 +21,24 @@ describe('placeStreamedSegments', () => {
     const page = `<main><!--$?--><template id="B:0"></template><div><!--$--><p>Nested fallback</p><!--/$--></div><p>Still fallback</p><!--/$--><p>After</p></main>
 <div hidden id="S:0"><h1>Title</h1><template id="P:1"></template></div><div hidden id="S:1">${story('harbour')}</div>`;
     assert.equal(placeStreamedSegments(page), `<main><!--$?--><h1>Title</h1>${story('harbour')}<!--/$--><p>After</p></main>\n`);
+  });
+
+  it('ends a fallback that opens with a nested boundary at its own closing comment', () => {
+    const page = `<main><!--$?--><template id="B:0"></template><!--$--><p>Nested</p><!--/$--><p>Still fallback</p><!--/$--><p>After</p></main><div hidden id="S:0"><p>Done</p></div>`;
+    assert.equal(placeStreamedSegments(page), `<main><!--$?--><p>Done</p><!--/$--><p>After</p></main>`);
+  });
+
+  it('places each segment once when their slots form a cycle, and leaves a slot inside a replaced fallback unfilled', () => {
+    const cycle = `<main><template id="P:1"></template></main><div hidden id="S:1"><p>One</p><template id="P:2"></template></div><div hidden id="S:2"><p>Two</p><template id="P:1"></template></div>`;
+    assert.equal(placeStreamedSegments(cycle), `<main><p>One</p><p>Two</p><template id="P:1"></template></main>`);
+    const inFallback = `<main><!--$?--><template id="B:0"></template><div><template id="P:1"></template></div><!--/$--></main><div hidden id="S:0"><p>Zero</p></div><div hidden id="S:1"><p>One</p></div>`;
+    assert.equal(placeStreamedSegments(inFallback), `<main><!--$?--><p>Zero</p><!--/$--></main><div hidden id="S:1"><p>One</p></div>`);
+  });
+
+  it('reads a page that ends inside a comment once, and leaves a page nested too deep as it is', () => {
+    assert.equal(placeStreamedSegments(`<main><template id="P:0"></template></main><div hidden id="S:0">two<!-- c`), `<main>two<!-- c</main>`);
+    const deep = `${'<div>'.repeat(20)}<template id="P:0"></template><div hidden id="S:0">x</div>`;
+    assert.equal(placeWithin(deep, 10), deep);
   });
 
   it('keeps the fallback of a page saved without its comments, where the fallback ends is unknown', () => {

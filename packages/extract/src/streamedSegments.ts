@@ -3,8 +3,8 @@ import { Parser } from 'htmlparser2';
 /** React's markers: a finished segment `<div hidden id="S:1f">`, and the slots it fills, `B:1f` (a Suspense boundary) or `P:1f`. */
 const SEGMENT_ID = /^S:([0-9a-f]+)$/;
 const SLOT_ID = /^([BP]):([0-9a-f]+)$/;
-/** Comments that open (`$` done, `$?` pending, `$!` failed) and close a Suspense boundary. */
-const BOUNDARY_OPENS: ReadonlySet<string> = new Set(['$', '$?', '$!']);
+/** Comments that open (`$` done, `$?` pending, `$!` failed, `$~` queued) and close a Suspense boundary. */
+const BOUNDARY_OPENS: ReadonlySet<string> = new Set(['$', '$?', '$!', '$~']);
 const BOUNDARY_CLOSE = '/$';
 
 interface Segment {
@@ -24,19 +24,32 @@ interface Slot {
   readonly insideSegment: string | undefined;
 }
 
-interface OpenElement {
+/** An element (or the document) whose children are being read. */
+interface Parent {
+  /** Boundary-opening comments minus boundary-closing ones among its children so far. */
+  boundaryBalance: number;
+}
+
+interface OpenElement extends Parent {
   readonly outerStart: number;
   readonly innerStart: number;
   readonly segmentKey?: string;
   readonly slot?: Slot;
 }
 
-/** A boundary slot whose closing comment is still to come; `depth`: open elements around it. */
+/**
+ * A boundary slot whose closing comment is still to come: the first comment among its siblings
+ * that brings their balance below what it was at the slot.
+ */
 interface OpenBoundary {
   readonly slot: Slot;
+  /** Open elements around the slot. */
   readonly depth: number;
-  nested: number;
+  readonly balanceAtSlot: number;
 }
+
+/** Thrown to stop reading a page nested deeper than `maxOpenElements` (htmlparser2 slows down quadratically there). */
+const TOO_DEEP = Symbol('too deep');
 
 interface Edit {
   readonly start: number;
@@ -56,29 +69,36 @@ interface Edit {
  * template and the fallback after it; segments fill slots inside other segments; a segment without a
  * slot stays hidden where it is. Pages saved without their comments keep the fallback (where it ends
  * is unknown), which costs a "Loading..." line, never text. Offsets come from htmlparser2, so the rest of the
- * page is kept byte for byte.
+ * page is kept byte for byte. Not handled: segments React streams into tables, SVG and MathML
+ * (`<table hidden><tbody id="S:0">`), whose id sits on a child of the hidden element; they stay hidden.
+ * A page nested deeper than `maxOpenElements` is returned as it is.
  */
-export function placeStreamedSegments(html: string): string {
+export function placeStreamedSegments(html: string, maxOpenElements: number): string {
   if (!html.includes('id="S:')) return html;
+  // htmlparser2 reports the end of input one past its last index when the page ends inside a comment.
+  const at = (index: number): number => Math.min(index, html.length);
   const segments = new Map<string, Segment>();
   const slots: Slot[] = [];
   const open: OpenElement[] = [];
   const openSegments: string[] = [];
-  let boundaries: OpenBoundary[] = [];
+  const boundaries: OpenBoundary[] = [];
+  const document: Parent = { boundaryBalance: 0 };
   const parser = new Parser({
     onopentag(_name, attribs) {
+      if (open.length >= maxOpenElements) throw TOO_DEEP;
       const id = attribs.id ?? '';
       const segmentKey = attribs.hidden !== undefined ? SEGMENT_ID.exec(id)?.[1] : undefined;
       const slotId = SLOT_ID.exec(id);
       const slot: Slot | undefined = slotId
-        ? { key: slotId[2] as string, start: parser.startIndex, end: parser.endIndex + 1, insideSegment: openSegments.at(-1) }
+        ? { key: slotId[2] as string, start: parser.startIndex, end: at(parser.endIndex + 1), insideSegment: openSegments.at(-1) }
         : undefined;
       if (slot) slots.push(slot);
-      if (slot && slotId?.[1] === 'B') boundaries.push({ slot, depth: open.length, nested: 0 });
+      if (slot && slotId?.[1] === 'B') boundaries.push({ slot, depth: open.length, balanceAtSlot: (open.at(-1) ?? document).boundaryBalance });
       if (segmentKey !== undefined) openSegments.push(segmentKey);
       open.push({
         outerStart: parser.startIndex,
-        innerStart: parser.endIndex + 1,
+        innerStart: at(parser.endIndex + 1),
+        boundaryBalance: 0,
         ...(segmentKey === undefined ? {} : { segmentKey }),
         ...(slot ? { slot } : {}),
       });
@@ -87,47 +107,77 @@ export function placeStreamedSegments(html: string): string {
       const element = open.pop();
       if (!element) return;
       // An element closed by another tag (no end tag of its own) ends where that tag starts.
-      const end = isImplied ? parser.startIndex : parser.endIndex + 1;
+      const end = at(isImplied ? parser.startIndex : parser.endIndex + 1);
       if (element.slot) element.slot.end = end;
       if (element.segmentKey !== undefined) {
         openSegments.pop();
         if (!segments.has(element.segmentKey)) {
-          segments.set(element.segmentKey, { outerStart: element.outerStart, outerEnd: end, innerStart: element.innerStart, innerEnd: parser.startIndex });
+          segments.set(element.segmentKey, { outerStart: element.outerStart, outerEnd: end, innerStart: element.innerStart, innerEnd: at(parser.startIndex) });
         }
       }
-      boundaries = boundaries.filter((boundary) => boundary.depth <= open.length);
+      // Boundaries whose parent just closed keep the template alone as their slot.
+      while ((boundaries.at(-1)?.depth ?? -1) > open.length) boundaries.pop();
     },
     oncomment(data) {
-      for (const boundary of boundaries) {
-        if (boundary.depth !== open.length) continue;
-        if (BOUNDARY_OPENS.has(data)) boundary.nested++;
-        else if (data === BOUNDARY_CLOSE && boundary.nested-- === 0) boundary.slot.end = parser.startIndex;
+      const parent = open.at(-1) ?? document;
+      if (BOUNDARY_OPENS.has(data)) parent.boundaryBalance++;
+      else if (data === BOUNDARY_CLOSE) parent.boundaryBalance--;
+      else return;
+      // Open boundaries among these siblings are on top, the innermost last.
+      for (let top = boundaries.at(-1); top && top.depth === open.length && parent.boundaryBalance < top.balanceAtSlot; top = boundaries.at(-1)) {
+        top.slot.end = at(parser.startIndex);
+        boundaries.pop();
       }
-      boundaries = boundaries.filter((boundary) => boundary.nested >= 0);
     },
   });
-  parser.end(html);
+  try {
+    parser.end(html);
+  } catch (error) {
+    if (error === TOO_DEEP) return html;
+    throw error;
+  }
   const edits = editsOf(segments, slots);
-  if (edits.length === 0) return html;
-  const render = (from: number, to: number): string => {
-    let out = '';
-    let cursor = from;
-    for (const edit of edits) {
-      if (edit.start < cursor || edit.end > to) continue;
-      out += html.slice(cursor, edit.start);
-      const segment = edit.segmentKey === undefined ? undefined : segments.get(edit.segmentKey);
-      if (segment) out += render(segment.innerStart, segment.innerEnd);
-      cursor = edit.end;
+  return edits.length === 0 ? html : rendered(html, edits, segments);
+}
+
+/**
+ * The page with its edits applied, segments rendered into their slots with their own slots
+ * filled in turn. An explicit stack of ranges being copied, and a binary search for each range's
+ * next edit, keep it linear in the page whatever the nesting.
+ */
+function rendered(html: string, edits: readonly Edit[], segments: ReadonlyMap<string, Segment>): string {
+  const out: string[] = [];
+  const ranges: { cursor: number; to: number }[] = [{ cursor: 0, to: html.length }];
+  for (let range = ranges.at(-1); range; range = ranges.at(-1)) {
+    const edit = edits[firstEditFrom(edits, range.cursor)];
+    if (!edit || edit.end > range.to) {
+      out.push(html.slice(range.cursor, range.to));
+      ranges.pop();
+      continue;
     }
-    return out + html.slice(cursor, to);
-  };
-  return render(0, html.length);
+    out.push(html.slice(range.cursor, edit.start));
+    range.cursor = edit.end;
+    const segment = edit.segmentKey === undefined ? undefined : segments.get(edit.segmentKey);
+    if (segment) ranges.push({ cursor: segment.innerStart, to: segment.innerEnd });
+  }
+  return out.join('');
+}
+
+/** Index of the first edit starting at or after `position` (edits are sorted by start). */
+function firstEditFrom(edits: readonly Edit[], position: number): number {
+  let low = 0;
+  let high = edits.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((edits[middle] as Edit).start < position) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**
  * Which segments are placed, as the page's scripts would reach them: slots outside every segment
- * first, then the slots inside each segment placed. Each segment fills its first reachable slot,
- * once, so a segment whose slot sits inside itself (or in a cycle) stays where it is, unread but
+ * first, then the slots inside each segment placed. Each segment fills one reachable slot, once, so a segment whose slot sits inside itself (or in a cycle) stays where it is, unread but
  * not lost; so does one whose slot sits inside another slot's fallback, which is replaced whole.
  * Returns the slots to fill and the wrappers to remove, in document order.
  */
@@ -136,20 +186,20 @@ function editsOf(segments: ReadonlyMap<string, Segment>, slots: readonly Slot[])
   let replacedUpTo = -1;
   for (const slot of slots) {
     if (slot.start < replacedUpTo) continue;
-    replacedUpTo = slot.end;
+    if (segments.has(slot.key)) replacedUpTo = slot.end;
     const group = slotsInside.get(slot.insideSegment) ?? [];
     group.push(slot);
     slotsInside.set(slot.insideSegment, group);
   }
   const edits: Edit[] = [];
   const placed = new Set<string>();
-  const queue: (string | undefined)[] = [undefined];
-  while (queue.length > 0) {
-    for (const slot of slotsInside.get(queue.pop()) ?? []) {
+  const placedToRead: (string | undefined)[] = [undefined];
+  while (placedToRead.length > 0) {
+    for (const slot of slotsInside.get(placedToRead.pop()) ?? []) {
       const segment = segments.get(slot.key);
       if (!segment || placed.has(slot.key)) continue;
       placed.add(slot.key);
-      queue.push(slot.key);
+      placedToRead.push(slot.key);
       edits.push({ start: slot.start, end: slot.end, segmentKey: slot.key }, { start: segment.outerStart, end: segment.outerEnd });
     }
   }

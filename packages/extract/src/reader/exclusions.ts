@@ -19,8 +19,8 @@ const WRAPPER_SHARE = 0.5;
  * is its text.
  */
 const LISTS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
-/** A layout table's parts are named for the layout (`td.sidebar` may hold the story); what sits in a cell is named for itself. */
-const TABLE_PARTS: ReadonlySet<string> = new Set(['table', 'tbody', 'thead', 'tfoot', 'tr', 'td', 'th']);
+/** A layout table's rows and cells are named for the layout (`td.sidebar` may hold the story); what sits in a cell, a table too, is named for itself. */
+const TABLE_PARTS: ReadonlySet<string> = new Set(['tbody', 'thead', 'tfoot', 'tr', 'td', 'th']);
 
 /**
  * The subtrees the reader never reads, marked before scoring:
@@ -30,8 +30,8 @@ const TABLE_PARTS: ReadonlySet<string> = new Set(['table', 'tbody', 'thead', 'tf
  * - forms that are forms, not pages wrapped in one (`isFormLike`);
  * - blocks whose id or class names a sidebar, comments, sharing and the like (`isUnlikelyName`;
  *   an id that spells the block's heading is no such name, `chosenName`)
- *   — or, when names are not `trusted`, only comments (`isCommentsName`) — except a table's own
- *   parts (a cell's name describes the layout; Readability spares everything inside a table,
+ *   — or, when names are not `trusted`, only comments (`isCommentsName`) — except a table's rows
+ *   and cells (a cell's name describes the layout; Readability spares everything inside a table,
  *   which kept an article's comments whole on pages laid out in tables: daniel +0.0008, cleaneval
  *   +0.0005, dragnet, wcxb and the pipeline unchanged), except page wrappers (`WRAPPER_SHARE`,
  *   never a list), and except inside preformatted text, where syntax highlighters name their
