@@ -33,7 +33,7 @@ local start = math.max(now, tonumber(redis.call('HGET', KEYS[1], 'next_at') or '
 if start - now > longest then return {0, start - now} end
 local guard = 0
 if interval > 0 then guard = math.max(25, math.floor(interval / 50)) end
-redis.call('HSET', KEYS[1], 'next_at', start + interval + guard)
+redis.call('HSET', KEYS[1], 'next_at', start + interval + guard, 'last_start', start)
 redis.call('ZADD', KEYS[2], start + lease, ARGV[3])
 local ttl = math.max(interval, lease) + 60000
 redis.call('PEXPIRE', KEYS[1], ttl)
@@ -42,15 +42,17 @@ return {1, start - now}
 `;
 
 /**
- * Moves a host's next free start to at least `ARGV[1]` ms from now (a robots.txt `Crawl-delay` just
- * learnt), with the same guard as every slot: a request another process started a moment ago, at
- * the pace known before, must still be a whole delay from the next one at the server.
+ * Moves a host's next free start to at least `ARGV[1]` ms after the later of now and the last
+ * start granted (a robots.txt `Crawl-delay` just learnt), with the same guard as every slot: a
+ * request another process was granted at the pace known before, even one still waiting to start,
+ * must be a whole delay from the next one at the server.
  */
 const DELAY_NEXT = `
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local delay = tonumber(ARGV[1])
-local next_ = now + delay + math.max(25, math.floor(delay / 50))
+local since = math.max(now, tonumber(redis.call('HGET', KEYS[1], 'last_start') or '0'))
+local next_ = since + delay + math.max(25, math.floor(delay / 50))
 if next_ > tonumber(redis.call('HGET', KEYS[1], 'next_at') or '0') then
   redis.call('HSET', KEYS[1], 'next_at', next_)
   redis.call('PEXPIRE', KEYS[1], delay + 60000)
@@ -108,7 +110,7 @@ export class Politeness {
     return { waitMs: wait, release: async () => void (await this.redis.zrem(keys.inFlight, token)) };
   }
 
-  /** The host's next request starts no sooner than `ms` from now, whoever asks (the request just made counted too). */
+  /** The host's next request starts no sooner than `ms` after now and after the last start granted, whoever asks. */
   async delayNext(host: string, ms: number): Promise<void> {
     await this.redis.eval(DELAY_NEXT, 1, this.#keys(host).state, Math.max(0, Math.round(ms)));
   }

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { loadEnv } from '@winnow/config';
+import { openRuntime, type Runtime } from '@winnow/runtime';
+import { Redis } from 'ioredis';
+import { type HostSlot, Politeness } from './politeness.js';
+
+describe('politeness (real Redis)', () => {
+  let rt: Runtime;
+  let redis: Redis;
+  before(async () => {
+    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
+    redis = new Redis({ ...(rt.queueSettings.connection as object), maxRetriesPerRequest: null });
+  });
+  after(async () => {
+    redis.disconnect();
+    await rt.close();
+  });
+
+  test('a Crawl-delay learnt while another slot waits to start counts from that start, not from now', async () => {
+    const politeness = new Politeness(redis, `test-${Date.now()}`, 60_000);
+    const pace = { intervalMs: 300, maxInFlight: 8 };
+    const first = (await politeness.acquire('example.test', pace, 10_000)) as HostSlot;
+    const waiting = (await politeness.acquire('example.test', pace, 10_000)) as HostSlot;
+    assert.ok(waiting.waitMs >= 300, 'the second slot starts an interval after the first');
+    await politeness.delayNext('example.test', 1_000);
+    const next = (await politeness.acquire('example.test', { ...pace, intervalMs: 1_000 }, 10_000)) as HostSlot;
+    assert.ok(next.waitMs - waiting.waitMs >= 1_000, `the next start is ${next.waitMs - waiting.waitMs} ms after the waiting slot's`);
+    await Promise.all([first.release(), waiting.release(), next.release()]);
+  });
+});
