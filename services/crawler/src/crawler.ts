@@ -332,7 +332,7 @@ export class Crawler implements Service {
         await new Promise((resolve) => setTimeout(resolve, Math.min(slot.retryInMs, 1000)));
         continue;
       }
-      await new Promise((resolve) => setTimeout(resolve, slot.waitMs));
+      await slot.started();
       try {
         return await this.#fetcher.fetch({ url, allowPrivate, headers: { accept: 'text/plain,*/*;q=0.5' } });
       } finally {

@@ -28,4 +28,19 @@ describe('politeness (real Redis)', () => {
     assert.ok(next.waitMs - waiting.waitMs >= 1_000, `the next start is ${next.waitMs - waiting.waitMs} ms after the waiting slot's`);
     await Promise.all([first.release(), waiting.release(), next.release()]);
   });
+
+  test('a slot that starts late still starts an interval after the last actual start', async () => {
+    const politeness = new Politeness(redis, `test-${Date.now()}-late`, 60_000);
+    const pace = { intervalMs: 400, maxInFlight: 8 };
+    const first = (await politeness.acquire('example.test', pace, 10_000)) as HostSlot;
+    const second = (await politeness.acquire('example.test', pace, 10_000)) as HostSlot;
+    // The second holder waits for its grant; the first wakes 300 ms late, so the second must wait on for a whole interval after it.
+    const secondStart = second.started().then(() => Date.now());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await first.started();
+    const firstStart = Date.now();
+    const gap = (await secondStart) - firstStart;
+    assert.ok(gap >= 390, `the second start came ${gap} ms after the first`);
+    await Promise.all([first.release(), second.release()]);
+  });
 });

@@ -7,9 +7,11 @@ export interface HostPace {
   maxInFlight: number;
 }
 
-/** A granted request slot: start the request in `waitMs`, then `release()` once it is answered. */
+/** A granted request slot: `started()` resolves when the request may go, `release()` once it is answered. */
 export interface HostSlot {
+  /** When the slot was granted to start, from the grant. */
   waitMs: number;
+  started(): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -39,6 +41,20 @@ local ttl = math.max(interval, lease) + 60000
 redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('PEXPIRE', KEYS[2], ttl)
 return {1, start - now}
+`;
+
+/**
+ * Confirms a start at the moment it happens: a process that woke late (a busy machine) may not
+ * start within `ARGV[1]` ms of the host's last actual start; returns 0 and records the start, or
+ * the ms to wait. The grant's guard absorbs most lateness; this makes the interval hold whatever it is.
+ */
+const START = `
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local due = tonumber(redis.call('HGET', KEYS[1], 'started_at') or '0') + tonumber(ARGV[1])
+if due > now then return due - now end
+redis.call('HSET', KEYS[1], 'started_at', now)
+return 0
 `;
 
 /**
@@ -78,7 +94,8 @@ return until_
  * one for ever) and a minimum interval between request starts (the host's next free start time),
  * both granted in one Lua script, so two processes can never take the same start time. Each start
  * is reserved a little more than the interval after the last (2 %, at least 25 ms), so that a
- * process that wakes a few milliseconds late does not bring two requests closer than asked. A host
+ * process that wakes a few milliseconds late does not bring two requests closer than asked, and
+ * confirmed when it happens (`START`), so that one that wakes later still waits. A host
  * that answered 429 or 503 is backed off as a whole until its `Retry-After`.
  */
 export class Politeness {
@@ -107,7 +124,17 @@ export class Politeness {
       longestWaitMs,
     )) as [number, number];
     if (granted !== 1) return { retryInMs: Math.max(wait, 1) };
-    return { waitMs: wait, release: async () => void (await this.redis.zrem(keys.inFlight, token)) };
+    return {
+      waitMs: wait,
+      started: async () => {
+        let waitMs = wait;
+        do {
+          if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+          waitMs = Number(await this.redis.eval(START, 1, keys.state, pace.intervalMs));
+        } while (waitMs > 0);
+      },
+      release: async () => void (await this.redis.zrem(keys.inFlight, token)),
+    };
   }
 
   /** The host's next request starts no sooner than `ms` after now and after the last start granted, whoever asks. */

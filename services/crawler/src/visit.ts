@@ -94,7 +94,7 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
   if (rules.fetchedNow && crawlDelay > config.delayMs) await context.politeness.delayNext(leased.host, crawlDelay);
   const slot = await context.politeness.acquire(leased.host, { ...pace, intervalMs: Math.max(config.delayMs, crawlDelay) }, LONGEST_SLOT_WAIT_MS);
   if ('retryInMs' in slot) return { retryInMs: slot.retryInMs, attempted: false };
-  await sleep(slot.waitMs);
+  await slot.started();
   // Only a page the site had before this crawl has validators to send; every other URL is new to it.
   const previous = leased.revisit ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
   let response: FetchedResponse;
@@ -275,8 +275,4 @@ async function record(context: VisitContext, leased: LeasedUrl, site: Site, reas
     contentHash: null,
     fetchError: reason,
   });
-}
-
-function sleep(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
