@@ -38,8 +38,9 @@ export interface Block {
   images: number;
   scripts: number;
   /**
-   * Own `<input>` fields a reader types into (text, e-mail, search, password...): a block of them is
-   * a form, whatever its tag. Check boxes and radio buttons are left out: a checklist is content.
+   * Own shown `<input>` fields a reader types into (text, e-mail, search, password...): a block of
+   * them is a form, whatever its tag. Check boxes and radio buttons are left out: a checklist is
+   * content.
    */
   inputs: number;
   /** True when the block renders on its own line (everything but inline blocks such as SPAN). */

@@ -59,19 +59,20 @@ interface Edit {
 }
 
 /**
- * Puts the segments of a page streamed by React (18+: Next.js's app router, Remix) where the page's
- * scripts would put them. Such a page sends its shell first, with a slot wherever content was not
- * ready — `<template id="B:0">` followed by a fallback (a skeleton, "Loading...") up to the boundary's
- * `<!--/$-->`, or `<template id="P:1">` — and then each finished part in `<div hidden id="S:0">`, with a
- * one-line script that moves it into its slot. Read without scripts, such a page is skeletons, and
- * its article is hidden, so no method read it (33 of wcxb's 1,497 pages; 7 of its articles read as
- * their footer). As React's `$RC` and `$RS` do: a segment replaces its `P:` template, or its `B:`
- * template and the fallback after it; segments fill slots inside other segments; a segment without a
- * slot stays hidden where it is. Pages saved without their comments keep the fallback (where it ends
- * is unknown), which costs a "Loading..." line, never text. Offsets come from htmlparser2, so the rest of the
- * page is kept byte for byte. Not handled: segments React streams into tables, SVG and MathML
- * (`<table hidden><tbody id="S:0">`), whose id sits on a child of the hidden element; they stay hidden.
- * A page nested deeper than `maxOpenElements` is returned as it is.
+ * Puts the segments of a page streamed by React (18+: Next.js's app router, Remix) where the
+ * page's scripts would put them. Such a page sends its shell first, with a slot wherever content
+ * was not ready — `<template id="B:0">` followed by a fallback (a skeleton, "Loading...") up to
+ * the boundary's `<!--/$-->`, or `<template id="P:1">` — and then each finished part in
+ * `<div hidden id="S:0">`, with a one-line script that moves it into its slot. Read without
+ * scripts, such a page is skeletons, and its article is hidden, so no method read it (33 of
+ * wcxb's 1,497 pages; 7 of its articles read as their footer). As React's `$RC` and `$RS` do: a
+ * segment replaces its `P:` template, or its `B:` template and the fallback after it; segments
+ * fill slots inside other segments; a segment without a slot stays hidden where it is. Pages saved
+ * without their comments keep the fallback (where it ends is unknown), which costs a "Loading..."
+ * line, never text. Offsets come from htmlparser2, so the rest of the page is kept byte for byte.
+ * Not handled: segments React streams into tables, SVG and MathML (`<table hidden><tbody
+ * id="S:0">`), whose id sits on a child of the hidden element; they stay hidden. A page nested
+ * deeper than `maxOpenElements` is returned as it is.
  */
 export function placeStreamedSegments(html: string, maxOpenElements: number): string {
   if (!html.includes('id="S:')) return html;
@@ -177,8 +178,9 @@ function firstEditFrom(edits: readonly Edit[], position: number): number {
 
 /**
  * Which segments are placed, as the page's scripts would reach them: slots outside every segment
- * first, then the slots inside each segment placed. Each segment fills one reachable slot, once, so a segment whose slot sits inside itself (or in a cycle) stays where it is, unread but
- * not lost; so does one whose slot sits inside another slot's fallback, which is replaced whole.
+ * first, then the slots inside each segment placed. Each segment fills one reachable slot, once,
+ * so a segment whose slot sits inside itself (or in a cycle) stays where it is, unread but not
+ * lost; so does one whose slot sits inside a fallback that another segment replaces whole.
  * Returns the slots to fill and the wrappers to remove, in document order.
  */
 function editsOf(segments: ReadonlyMap<string, Segment>, slots: readonly Slot[]): Edit[] {

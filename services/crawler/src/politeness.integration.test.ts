@@ -34,7 +34,8 @@ describe('politeness (real Redis)', () => {
     const pace = { intervalMs: 400, maxInFlight: 8 };
     const first = (await politeness.acquire('example.test', pace, 10_000)) as HostSlot;
     const second = (await politeness.acquire('example.test', pace, 10_000)) as HostSlot;
-    // The second holder waits for its grant; the first wakes 300 ms late, so the second must wait on for a whole interval after it.
+    // The second holder waits for its grant; the first wakes 300 ms late, so the second must wait
+    // on for a whole interval after it.
     const secondStart = second.started().then(() => Date.now());
     await new Promise((resolve) => setTimeout(resolve, 300));
     await first.started();

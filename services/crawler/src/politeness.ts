@@ -9,7 +9,7 @@ export interface HostPace {
 
 /** A granted request slot: `started()` resolves when the request may go, `release()` once it is answered. */
 export interface HostSlot {
-  /** When the slot was granted to start, from the grant. */
+  /** Milliseconds from the grant to the start it reserved. */
   waitMs: number;
   started(): Promise<void>;
   release(): Promise<void>;
@@ -46,7 +46,8 @@ return {1, start - now}
 /**
  * Confirms a start at the moment it happens: a process that woke late (a busy machine) may not
  * start within `ARGV[1]` ms of the host's last actual start; returns 0 and records the start, or
- * the ms to wait. The grant's guard absorbs most lateness; this makes the interval hold whatever it is.
+ * the ms to wait. The grant's guard absorbs most lateness; this makes the interval hold whatever
+ * it is.
  */
 const START = `
 local clock = redis.call('TIME')

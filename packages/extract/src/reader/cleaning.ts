@@ -22,11 +22,11 @@ const MAX_IMAGES_PER_PARAGRAPH = 2;
 /**
  * Readability's conditional cleaning on the block tree. Inside the article, a table, list or
  * container is dropped when its name counts against it, or — when it holds fewer than 10 commas —
- * when it does not read as prose: more fields to type into than a third of its paragraphs (a
- * sign-up or search box, often built without `<form>`), more than two images a paragraph (outside figures), almost no
- * text with a link in it, or link text above a fifth (unless it is a list, whose links the
- * link-list rule judges entry by entry), or above a half when its name says content. Data tables (with header
- * cells or a caption) and preformatted text are never judged. Blocks are judged deepest first, each
+ * when it does not read as prose: more than two images a paragraph (outside figures), more fields
+ * to type into than a third of its paragraphs (a sign-up or search box, often built without
+ * `<form>`), almost no text with a link in it, or link text above a fifth (unless it is a list,
+ * whose links the link-list rule judges entry by entry), or above a half when its name says
+ * content. Data tables (with header cells or a caption) and preformatted text are never judged. Blocks are judged deepest first, each
  * on what its dropped descendants leave, and dropped subtrees are marked in `dropped`.
  *
  * Readability's rule "more list items than paragraphs, beyond 100" changed no page of the shared

@@ -19,7 +19,10 @@ const WRAPPER_SHARE = 0.5;
  * is its text.
  */
 const LISTS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
-/** A layout table's rows and cells are named for the layout (`td.sidebar` may hold the story); what sits in a cell, a table too, is named for itself. */
+/**
+ * A layout table's rows and cells are named for the layout (`td.sidebar` may hold the story);
+ * what sits in a cell, a table too, is named for itself.
+ */
 const TABLE_PARTS: ReadonlySet<string> = new Set(['tbody', 'thead', 'tfoot', 'tr', 'td', 'th']);
 
 /**
