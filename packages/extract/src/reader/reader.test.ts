@@ -148,6 +148,24 @@ ${section('sharing-with-a-team', 'Sharing with a team', ['shared draft', 'team r
     assertHas(extractReader(page).text, ...titles);
   });
 
+  it('reads a page built of sections whole, but not a body of two sections, a story and its teasers', () => {
+    const section = (heading: string, ...topics: string[]) =>
+      `<section><div><div><h2>${heading}</h2>${topics.map((topic) => `<p>${prose(topic)}</p>`).join('')}</div></div></section>`;
+    const service = `<html><body><nav><a href="/">Home</a> <a href="/about">About</a></nav><main><div id="offer">
+${section('What we do', 'harbour cleanup, the dredging, the new pontoons', 'volunteer rota')}${section('Pricing', 'hourly rate')}${section('Timing', 'schedule')}
+</div></main><footer><p>Copyright the Harbour Trust, all rights reserved, registered in the county.</p></footer></body></html>`;
+    const read = extractReader(service).text;
+    assertHas(read, 'What we do', 'dredging', 'hourly rate', 'Timing', 'schedule');
+    assertLacks(read, 'Copyright');
+
+    const teaser = (topic: string) => `<div class="card"><h3>${topic}</h3><p>${prose(topic)}</p></div>`;
+    const storyAndTeasers = `<html><body><section><article><h1>Council agrees budget</h1><p>${prose('bridge repair')}</p><p>${prose('library extension')}</p><p>${prose('road maintenance')}</p></article></section>
+<section><h2>More news</h2>${teaser('ferry timetable')}${teaser('market square')}</section></body></html>`;
+    const story = extractReader(storyAndTeasers).text;
+    assertHas(story, 'bridge repair', 'road maintenance');
+    assertLacks(story, 'More news', 'ferry timetable');
+  });
+
   it('reads a page without any paragraph of prose, and plain text', () => {
     assert.equal(extractReader('just some plain words').text, 'just some plain words');
     assert.equal(extractReader('<div><span>Opening hours</span><br><span>Mon-Fri 9-5</span></div>').text, 'Opening hours\nMon-Fri 9-5');

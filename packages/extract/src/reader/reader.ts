@@ -81,7 +81,7 @@ export function readTree(tree: BlockTree): ExtractionResult {
 
 function readArticle(tree: BlockTree, measures: SubtreeMeasures, rules: Rules): TextLine[] {
   const excluded = excludedBlocks(tree, measures, rules.byName);
-  const scores = contentScores(tree, measures, paragraphsOf(tree, measures, excluded), rules.byName);
+  const scores = contentScores(tree, measures, paragraphsOf(tree, measures, excluded), excluded, rules.byName);
   // Without a scored paragraph, the whole page is the article, and the cleaning decides.
   const body = tree.blocks[1] as Block;
   const article = chooseArticle(tree, measures, scores) ?? { top: body, parts: [body] };
