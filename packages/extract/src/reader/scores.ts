@@ -120,7 +120,7 @@ function earning(chars: number, commas: number, linkDensity: number): number {
  * 0.70 -> 0.73, documentation 0.881 -> 0.889, articles 0.933 -> 0.936). Two restraints, each
  * measured:
  * - only sections holding a long paragraph count: a section of labels or links (a product's spec
- *   sheet, a listing's cards) is not prose (daniel +0.0007, dragnet +0.0005);
+ *   sheet, a listing's cards) is not prose (daniel +0.0007, dragnet +0.0004);
  * - their score stops below BODY: a page whose body holds two sections (a story and a grid of
  *   teasers) otherwise read as the whole page (scrapinghub 0.9589 -> 0.9604).
  * Sections inside set-aside blocks do not count; the section's own name does not matter.
