@@ -126,15 +126,6 @@ function earning(chars: number, commas: number, linkDensity: number): number {
  * Sections inside set-aside blocks do not count; the section's own name does not matter.
  */
 function sectionsOfProse(tree: BlockTree, excluded: Uint8Array, longParagraphs: Float64Array): Block[] {
-  const sections: Block[] = [];
-  const { blocks } = tree;
-  for (let i = 0; i < blocks.length; i++) {
-    const block = blocks[i] as Block;
-    if (excluded[i]) {
-      i = block.end - 1;
-      continue;
-    }
-    if (block.tag === 'section' && (longParagraphs[i] as number) >= 1) sections.push(block);
-  }
-  return sections;
+  // `excludedBlocks` marks every block of a set-aside subtree, so one look at a block's own mark is enough.
+  return tree.blocks.filter((block) => block.tag === 'section' && !excluded[block.index] && (longParagraphs[block.index] as number) >= 1);
 }
