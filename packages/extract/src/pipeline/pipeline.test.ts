@@ -42,6 +42,26 @@ describe('pipeline', () => {
     }
   });
 
+  it('gives a design two sample pages show a template of its own, and reads pages of a design none show alone', () => {
+    const articles = demoSite('relaunch', { articles: 40 }).pages.filter((page) => page.kind === 'article');
+    const older = articles.slice(0, 3);
+    const training = [...articles.slice(26, 38), ...older.slice(1)].map((page) => page.html);
+    const { template } = preparePipeline(training);
+    assert.deepEqual(
+      template.layouts.map((layout) => layout.pageCount),
+      [12, 2],
+    );
+    const extract = preparedExtractor(pipeline, training);
+    const [oldPage] = older;
+    assert.ok(oldPage);
+    const result = extract(oldPage.html);
+    assert.ok(!readAlone(result), result.warnings.join('; '));
+    assertKeeps(result.text, bodyLines(oldPage.gold), oldPage.path);
+    const newerOnly = preparedExtractor(pipeline, training.slice(0, 12))(oldPage.html);
+    assert.ok(readAlone(newerOnly));
+    assert.match(newerOnly.warnings.join('\n'), /none of the template's layouts \(the nearest shares \d+% of its block paths\)/);
+  });
+
   it('keeps the bodies of formulaic articles that share their vocabulary', () => {
     const articles = demoSite('forecast', { articles: 30 }).pages.filter((page) => page.kind === 'article');
     for (const name of ['pipeline', 'fastce+']) {
