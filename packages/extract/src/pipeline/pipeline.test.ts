@@ -110,6 +110,28 @@ describe('pipeline', () => {
     assertKeeps(result.text, [`Headline ${uniqueParagraph(990, 6)}`, uniqueParagraph(991, 40), uniqueParagraph(994, 40)], 'headline and story');
   });
 
+  it('puts a headline and the standfirst under it first, when the reader sets both aside', () => {
+    const page = (n: number) =>
+      sitePage(
+        `<header class="titles"><h1>Headline ${uniqueParagraph(n * 10, 6)}</h1><h2>Standfirst ${uniqueParagraph(n * 10 + 5, 7)}</h2></header><div class="story">${[1, 2, 3, 4].map((i) => `<p>${uniqueParagraph(n * 10 + i, 40)}</p>`).join('')}</div>`,
+      );
+    const extract = preparedExtractor(
+      pipeline,
+      Array.from({ length: 12 }, (_, n) => page(n)),
+    );
+    const heldOut = page(99);
+    const headline = `Headline ${uniqueParagraph(990, 6)}`;
+    const standfirst = `Standfirst ${uniqueParagraph(995, 7)}`;
+    assert.ok(!/Headline|Standfirst/.test(extractReader(heldOut).text), 'the reader leaves both out');
+    const result = extract(heldOut);
+    assert.ok(!readAlone(result), result.warnings.join('; '));
+    assert.deepEqual(
+      result.blocks.slice(0, 2).map((block) => block.text),
+      [headline, standfirst],
+    );
+    assertKeeps(result.text, [uniqueParagraph(991, 40), uniqueParagraph(994, 40)], 'story after them');
+  });
+
   it("puts first the headline the page's title names, whatever its markup, and only once", () => {
     const headline = 'Harbour festival opens the new railway bridge';
     const story = [1, 2, 3, 4].map((i) => uniqueParagraph(500 + i, 40));
