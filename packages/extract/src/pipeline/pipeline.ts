@@ -31,9 +31,10 @@ const MIN_LAYOUT_PAGES = 2;
  * A page sharing less than this (Jaccard of block paths) with the nearest layout's signature is of
  * none of the prepared layouts (a design the sample pages lacked): it is read alone, which the
  * extractor counts as drift. On the k-fold runs of daniel, dragnet and cleanportaleval, 99% of
- * pages share 0.4 or more with their layout, and the pages mixed in from another site (above)
- * under 0.3 with the site's. Without it such a page got the other design's reading whenever that
- * was a small part of the reader's (the mixed-in pages of daniel: 0.808 -> 0.828 lcs F1).
+ * pages share 0.4 or more with their layout, and the pages mixed in from another site (see
+ * `MIN_LAYOUT_PAGES`) under 0.3 with that site's layouts. Without it such a page got the other
+ * design's reading whenever that was a small part of the reader's (the mixed-in pages of daniel:
+ * 0.808 -> 0.828 lcs F1).
  */
 const FITS_LAYOUT = 0.3;
 
