@@ -1,5 +1,4 @@
-import { buildBlockTree } from './blockTree.js';
-import { jaccard, mostSimilar, pathsOf, sharedPaths } from './structure.js';
+import { jaccard, mostSimilar, sharedPaths, structureOf } from './structure.js';
 
 /** A page of a site, as the clustering reads it. */
 export interface SitePage {
@@ -43,11 +42,6 @@ export function urlPattern(url: string): string {
       return [slug, ...extension].join('.');
     })
     .join('/');
-}
-
-/** The block paths of a page: its structure, for comparing page types. */
-export function structureOf(html: string): Set<string> {
-  return pathsOf(buildBlockTree(html));
 }
 
 interface Group {

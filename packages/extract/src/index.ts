@@ -1,7 +1,7 @@
 export { BLOCK_TAGS, INLINE_BLOCK_TAGS, SKIPPED_TAGS } from './blockTags.js';
 export { type Block, type BlockItem, type BlockTree, type BlockTreeOptions, buildBlockTree, LINE_BREAK, type PathMode } from './blockTree.js';
 export { blockLines, type TextLine } from './blockLines.js';
-export { type ClusterOptions, type ClusterShape, clusterFor, clusterPages, type PageCluster, type SitePage, structureOf, urlPattern } from './clusters.js';
+export { type ClusterOptions, type ClusterShape, clusterFor, clusterPages, type PageCluster, type SitePage, urlPattern } from './clusters.js';
 export {
   type AtomicUnit,
   atomicUnits,

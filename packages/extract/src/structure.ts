@@ -1,8 +1,13 @@
-import type { BlockTree } from './blockTree.js';
+import { type BlockTree, buildBlockTree } from './blockTree.js';
 
 /** A page's structure: the set of its block paths, as page types and layouts are told apart. */
 export function pathsOf(tree: BlockTree): Set<string> {
   return new Set(tree.blocks.map((block) => block.path));
+}
+
+/** The block paths of a page given as HTML. */
+export function structureOf(html: string): Set<string> {
+  return pathsOf(buildBlockTree(html));
 }
 
 /** Jaccard similarity of two sets of block paths (1 for two empty sets). */

@@ -8,7 +8,7 @@ import { terms } from '../features.js';
 import { readTree } from '../reader/reader.js';
 import { type ExtractedBlock, type ExtractionResult, type PageExtractor, resultOf } from '../result.js';
 import { evenlySpread } from '../sampling.js';
-import { mostSimilar, pathsOf, sharedPaths } from '../structure.js';
+import { mostSimilar, pathsOf, sharedPaths, structureOf } from '../structure.js';
 import { documentTitle } from '../title.js';
 import { groupByLayout } from './layouts.js';
 import { titledHeadline } from './titledHeadline.js';
@@ -90,7 +90,7 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
     MAX_LAYOUT_SAMPLE,
   )) {
     try {
-      readable.push({ html, structure: pathsOf(buildBlockTree(html)) });
+      readable.push({ html, structure: structureOf(html) });
     } catch (error) {
       if (!(error instanceof ExtractionError)) throw error;
       warnings.push(`page ${index} skipped: ${error.message}`);
