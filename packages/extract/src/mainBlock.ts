@@ -18,9 +18,14 @@ export function extractMainBlock(html: string): ExtractionResult {
   return resultOf('mainblock', lines, warnings);
 }
 
-/** The main block's lines of an already parsed page (also fastce+'s reading of a page that does not fit its template). */
-export function mainBlockOf(tree: BlockTree): { lines: TextLine[]; warnings: string[] } {
+/**
+ * The main block's lines of an already parsed page (also fastce+'s reading of a page that does not
+ * fit its template); blocks marked in `setAside` (by the reader, which stands it in for its article)
+ * count as boilerplate too.
+ */
+export function mainBlockOf(tree: BlockTree, setAside?: Uint8Array): { lines: TextLine[]; warnings: string[] } {
   const named = boilerplateSubtrees(tree.blocks, null);
+  if (setAside) for (let i = 0; i < named.length; i++) named[i] = (named[i] as number) | (setAside[i] as number);
   const prose = atomicUnits(tree).filter((unit) => !named[unit.block.index] && !isLinkDense(unit.block));
   if (prose.length === 0) return { lines: [], warnings: [...tree.warnings, 'no prose found'] };
   // A page whose prose is one block has no region of two blocks: that block is the main block.

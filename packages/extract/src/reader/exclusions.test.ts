@@ -16,4 +16,21 @@ describe('excludedBlocks', () => {
     assert.equal(excluded[named('comment').index], 1);
     assert.equal(excluded[named('sidebar').index], 0);
   });
+
+  it('sets nav, aside and footer elements aside whatever their names, trusted or not, but not one that holds most of the page', () => {
+    const tree = buildBlockTree(
+      `<html><body><article class="story">${story}<aside class="story-extra"><p>A pull-out with a related link.</p></aside><footer class="article-meta"><p>Tags: council</p></footer></article><nav class="content"><a href="/">Home</a></nav></body></html>`,
+    );
+    const measures = subtreeMeasures(tree);
+    const byTag = (tag: string) => tree.blocks.find((block) => block.tag === tag) as Block;
+    for (const trusted of [true, false]) {
+      const excluded = excludedBlocks(tree, measures, trusted);
+      assert.deepEqual(
+        ['aside', 'footer', 'nav', 'article'].map((tag) => excluded[byTag(tag).index]),
+        [1, 1, 1, 0],
+      );
+    }
+    const wrapped = buildBlockTree(`<html><body><aside>${story}</aside><p>Short note.</p></body></html>`);
+    assert.equal(excludedBlocks(wrapped, subtreeMeasures(wrapped), true)[(wrapped.blocks.find((block) => block.tag === 'aside') as Block).index], 0);
+  });
 });

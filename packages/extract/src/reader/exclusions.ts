@@ -26,11 +26,25 @@ const LISTS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
 const TABLE_PARTS: ReadonlySet<string> = new Set(['tbody', 'thead', 'tfoot', 'tr', 'td', 'th']);
 
 /**
+ * HTML's elements for navigation, for content aside from the text around it and for a section's
+ * footer: whatever names a page gives them, they hold menus, "related" boxes, pull-outs and the
+ * tags, share bars and copyright lines under a story, never its text. Readability reads names
+ * only. With them set aside (in both readings, and not when one holds half the page, like a named
+ * wrapper), lcs F1 of the reader went dragnet 0.8889 -> 0.8917, wcxb 0.8088 -> 0.8098, Readability's
+ * fixtures 0.9686 -> 0.9690, scrapinghub +0.0002, daniel +0.0001, cleaneval and cleanportaleval
+ * unchanged; the pipeline's dragnet 0.9544 -> 0.9571. Only outside `<article>` and `<main>`, the
+ * gain was gone. `<header>` is not among them: an article's header holds its headline (dragnet
+ * -0.0012).
+ */
+const ASIDE_ELEMENTS: ReadonlySet<string> = new Set(['nav', 'aside', 'footer']);
+
+/**
  * The subtrees the reader never reads, marked before scoring:
  * - figures and their captions (photo captions and credits are not the article; auto's rule 1),
  *   but not a figure of a table or code (`holdsDataOrCode`: wcxb 22 pages up, 4 down by 0.01 at
  *   most, 0.811 -> 0.812; the other datasets unchanged);
  * - forms that are forms, not pages wrapped in one (`isFormLike`);
+ * - `nav`, `aside` and `footer` elements, trusted or not (`ASIDE_ELEMENTS`), but not page wrappers;
  * - blocks whose id or class names a sidebar, comments, sharing and the like (`isUnlikelyName`;
  *   an id that spells the block's heading is no such name, `chosenName`)
  *   — or, when names are not `trusted`, only comments (`isCommentsName`) — except a table's rows
@@ -44,15 +58,14 @@ const TABLE_PARTS: ReadonlySet<string> = new Set(['tbody', 'thead', 'tfoot', 'tr
 export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trusted: boolean): Uint8Array {
   const { blocks } = tree;
   const excluded = new Uint8Array(blocks.length);
-  const pageChars = measures.chars[0] as number;
-  const shareOfPage = (block: Block): number => (pageChars === 0 ? 0 : (measures.chars[block.index] as number) / pageChars);
+  const shareOfPage = pageShare(measures);
   for (let i = 2; i < blocks.length; i++) {
     const block = blocks[i] as Block;
     const isFigure = (block.tag === 'figure' && !holdsDataOrCode(blocks, block)) || block.tag === 'figcaption';
     const name = chosenName(blocks, block);
     const named = trusted ? isUnlikelyName(name) : isCommentsName(name);
     const namedUnlikely = named && ((trusted && LISTS.has(block.tag)) || shareOfPage(block) < WRAPPER_SHARE) && !TABLE_PARTS.has(block.tag);
-    if (isFigure || isFormLike(block, shareOfPage(block)) || namedUnlikely) {
+    if (isFigure || isFormLike(block, shareOfPage(block)) || namedUnlikely || isAsideElement(block, shareOfPage)) {
       excluded.fill(1, i, block.end);
       i = block.end - 1;
     } else if (block.tag === 'pre') {
@@ -69,4 +82,32 @@ function holdsDataOrCode(blocks: readonly Block[], figure: Block): boolean {
     if (tag === 'table' || tag === 'pre') return true;
   }
   return false;
+}
+
+/**
+ * The subtrees of the page's `nav`, `aside` and `footer` elements alone (`ASIDE_ELEMENTS`): the
+ * main block, when it stands in for the reader's article, must not read them either. The reader's
+ * other exclusions are not passed on: a figure the main block reads is a quote block as often as a
+ * photo (wcxb -0.0008 with all of them).
+ */
+export function asideElementSubtrees(tree: BlockTree, measures: SubtreeMeasures): Uint8Array {
+  const marked = new Uint8Array(tree.blocks.length);
+  const shareOfPage = pageShare(measures);
+  for (let i = 2; i < tree.blocks.length; i++) {
+    const block = tree.blocks[i] as Block;
+    if (!isAsideElement(block, shareOfPage)) continue;
+    marked.fill(1, i, block.end);
+    i = block.end - 1;
+  }
+  return marked;
+}
+
+function isAsideElement(block: Block, shareOfPage: (block: Block) => number): boolean {
+  return ASIDE_ELEMENTS.has(block.tag) && shareOfPage(block) < WRAPPER_SHARE;
+}
+
+/** A block's share of the page's text (non-space characters). */
+function pageShare(measures: SubtreeMeasures): (block: Block) => number {
+  const pageChars = measures.chars[0] as number;
+  return (block) => (pageChars === 0 ? 0 : (measures.chars[block.index] as number) / pageChars);
 }

@@ -36,6 +36,15 @@ describe('reader', () => {
     assertLacks(text, 'Photo credit', 'Mayor opens new park', 'Bus timetable', 'Ferry strike', 'Stalls return', 'Copyright', 'Sport');
   });
 
+  it("reads a page of one short sentence as that sentence, not its site's footer or aside", () => {
+    const { text } = extractReader(`<html><body><header><nav><a href="/">Home</a> <span>Subscribe to the copper kettle newsletter today</span></nav></header>
+<main><article><h1>About</h1><p>We are a small paper.</p></article></main>
+<aside><h3>Related</h3><ul><li><a href="/a">The harbour</a></li><li><a href="/b">The mill</a></li></ul></aside>
+<footer><p>Copyright Pebble Times. Purple walrus dances at midnight is our motto.</p><p><a href="/about">About us</a></p></footer></body></html>`);
+    assertHas(text, 'We are a small paper.');
+    assertLacks(text, 'Purple walrus', 'copper kettle', 'Related');
+  });
+
   it('keeps a short blog post and leaves its long comment thread out', () => {
     const comment = (n: number) =>
       `<li class="comment"><p>Reader ${n} wrote that the new cycle lane along the river is a great idea, although the junction by the old mill still needs better lights, signs and a wider path for families.</p></li>`;
