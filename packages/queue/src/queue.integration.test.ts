@@ -3,7 +3,8 @@ import { after, test } from 'node:test';
 import { Queue } from 'bullmq';
 import { parseJobPayload } from './contracts.js';
 import { PipelineQueues, startWorker, type QueueSettings } from './queues.js';
-import { startPrivateRedis, RedisUnavailableError } from './redis.js';
+import { startPrivateRedis, RedisUnavailableError, waitForRedis } from './redis.js';
+import { freePort, startRedisServer } from './testing/index.js';
 
 const redis = await startPrivateRedis();
 after(() => redis.stop());
@@ -44,4 +45,22 @@ test('a missing redis-server binary is reported clearly', async () => {
     startPrivateRedis('/nonexistent/redis-server'),
     (error: Error) => error instanceof RedisUnavailableError && /was not found: install Redis/.test(error.message),
   );
+});
+
+test('waitForRedis returns once a server answers, and names one that never does after its wait', async () => {
+  const server = await startRedisServer();
+  try {
+    await waitForRedis(server.url, 0);
+  } finally {
+    await server.stop();
+  }
+  const retries: string[] = [];
+  const url = `redis://:secret@127.0.0.1:${await freePort()}`;
+  await assert.rejects(
+    waitForRedis(url, 1_500, (reason) => retries.push(reason)),
+    (error: Error) =>
+      error instanceof RedisUnavailableError &&
+      /^Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ \(REDIS_URL\) cannot be reached: connect ECONNREFUSED/.test(error.message),
+  );
+  assert.equal(retries.length, 1, 'one warning while it waits, not one per attempt');
 });

@@ -25,6 +25,45 @@ export class RedisUnavailableError extends Error {
   override readonly name = 'RedisUnavailableError';
 }
 
+/**
+ * Waits until the Redis server at `url` answers a PING, trying again every second for up to
+ * `waitMs` (a server started alongside may still be coming up); then fails with an error naming
+ * it. Without this, BullMQ's connections retry forever and a one-shot command hangs, printing
+ * every failed attempt.
+ */
+export async function waitForRedis(url: string, waitMs: number, onRetry: (reason: string) => void = () => undefined): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (let attempt = 1; ; attempt++) {
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5_000 });
+    let socketError: Error | undefined; // ioredis rejects with "Connection is closed."; the socket's error says why
+    client.on('error', (error: Error) => {
+      socketError ??= error;
+    });
+    try {
+      await client.connect();
+      await client.ping();
+      return;
+    } catch (error) {
+      const reason = (socketError ?? (error instanceof Error ? error : new Error(String(error)))).message;
+      if (Date.now() >= deadline) {
+        throw new RedisUnavailableError(
+          `Redis at ${withoutPassword(url)} (REDIS_URL) cannot be reached: ${reason}${attempt > 1 ? ` (${attempt} attempts)` : ''}`,
+        );
+      }
+      if (attempt === 1) onRetry(reason);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    } finally {
+      client.disconnect();
+    }
+  }
+}
+
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
 export interface PrivateRedis {
   readonly options: ConnectionOptions;
   stop(): Promise<void>;

@@ -94,7 +94,13 @@ export async function addSite(rt: Runtime, input: unknown): Promise<Site> {
 
 export async function replaceSite(rt: Runtime, name: string, input: unknown): Promise<Site> {
   siteName(name);
-  const config: SiteConfig = parseSiteConfig({ ...(typeof input === 'object' && input !== null ? input : {}), name });
+  const body = typeof input === 'object' && input !== null ? input : {};
+  if ('name' in body && body.name !== name) {
+    throw new InvalidRequestError(
+      `the body names the site ${quoted(body.name)} and the path ${quoted(name)}: a site cannot be renamed (add it under the new name and remove the old one)`,
+    );
+  }
+  const config: SiteConfig = parseSiteConfig({ ...body, name });
   const site = await updateSiteConfig(rt.db, name, config);
   if (!site) throw new SiteNotFoundError(`no site named ${quoted(name)}`);
   await syncSchedules(rt, site);

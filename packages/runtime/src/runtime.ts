@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Env } from '@winnow/config';
 import { CpuPool } from './cpu/pool.js';
-import { PipelineQueues, redisOptionsFromUrl, startPrivateRedis, type PrivateRedis, type QueueSettings } from '@winnow/queue';
+import { PipelineQueues, redisOptionsFromUrl, startPrivateRedis, waitForRedis, type PrivateRedis, type QueueSettings } from '@winnow/queue';
 import { ElasticsearchIndex, PostgresSearchIndex, type SearchIndex } from '@winnow/search';
 import { migrate, openDb, type Db } from '@winnow/storage';
 import { pino, type Logger } from 'pino';
@@ -63,6 +63,10 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
     if (!env.REDIS_URL) {
       redis = await startPrivateRedis();
       cleanups.push(() => (redis as PrivateRedis).stop());
+    } else {
+      await waitForRedis(env.REDIS_URL, env.WINNOW_INFRA_RETRY_MS, (reason) =>
+        log.warn({ reason, retryForMs: env.WINNOW_INFRA_RETRY_MS }, 'Redis (REDIS_URL) cannot be reached yet; trying again'),
+      );
     }
     const queueSettings: QueueSettings = {
       connection: redis ? redis.options : redisOptionsFromUrl(env.REDIS_URL as string),

@@ -35,9 +35,22 @@ export interface DbOptions {
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
-  return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onError)
-    : openPglite(options.dataDir ?? 'memory', options.onError);
+  if (!options.databaseUrl) return openPglite(options.dataDir ?? 'memory', options.onError);
+  const db = openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onError);
+  try {
+    await db.query('SELECT 1');
+  } catch (error) {
+    await db.close();
+    const server = new URL(options.databaseUrl);
+    throw new DatabaseUnavailableError(
+      `Postgres at ${server.host}${server.pathname} (DATABASE_URL) cannot be reached: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return db;
+}
+
+export class DatabaseUnavailableError extends Error {
+  override readonly name = 'DatabaseUnavailableError';
 }
 
 function openPostgres(url: string, poolSize: number, onError: (error: Error) => void = () => undefined): Db {

@@ -1,4 +1,4 @@
-export { openDb, type Db, type DbOptions, type Queryable } from './db.js';
+export { DatabaseUnavailableError, openDb, type Db, type DbOptions, type Queryable } from './db.js';
 export { migrate, MIGRATIONS_DIR } from './migrate.js';
 export {
   deleteSite,

@@ -1,12 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { parseSiteConfig } from '@winnow/config';
-import { openDb, type Db } from './db.js';
+import { DatabaseUnavailableError, openDb, type Db } from './db.js';
 import { migrate } from './migrate.js';
 import { findPage, upsertFetchedPage } from './pages.js';
 import { loadRawPages, storeRawPage } from './rawPages.js';
 import { deleteSite, findSite, insertSite, SiteExistsError } from './sites.js';
 import { createScratchDatabase } from './testing/scratchDatabase.js';
+
+test('a Postgres that cannot be reached is named as the database, with the reason', async () => {
+  await assert.rejects(
+    openDb({ databaseUrl: 'postgres://127.0.0.1:1/winnow' }),
+    (error: Error) =>
+      error instanceof DatabaseUnavailableError &&
+      /^Postgres at 127\.0\.0\.1:1\/winnow \(DATABASE_URL\) cannot be reached: connect ECONNREFUSED/.test(error.message),
+  );
+});
 
 const site = parseSiteConfig({ name: 'example', seeds: ['http://127.0.0.1:1/'], allowPrivateAddresses: true });
 

@@ -232,6 +232,9 @@ describe('the HTTP API', () => {
     const replaced = await call('PUT', '/sites/blog', { body: { seeds: ['http://127.0.0.1:9/other/'], maxDepth: 2, allowPrivateAddresses: true } });
     assert.equal(replaced.status, 200);
     assert.deepEqual(replaced.body.site.config.seeds, ['http://127.0.0.1:9/other/']);
+    const renamed = await call('PUT', '/sites/blog', { body: { name: 'other', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true } });
+    assert.equal(renamed.status, 400);
+    assert.match(renamed.body.error, /the body names the site "other" and the path "blog": a site cannot be renamed/);
     assert.equal((await call('DELETE', '/sites/blog')).status, 204);
     assert.equal((await call('GET', '/sites/blog')).status, 404);
   });
