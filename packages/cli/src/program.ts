@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
-import { METHOD_NAMES } from '@winnow/extract';
+import { EVAL_METHOD_NAMES } from '@winnow/eval';
 import { WORKER_NAMES } from './workerNames.js';
 
 /**
@@ -128,7 +128,7 @@ export function buildProgram(): Command {
     .description('score an extraction method on gold-annotated pages (pages.jsonl.gz files)')
     .option('--data <file-or-dir>', 'a pages.jsonl.gz file, or a folder searched for them')
     .option('--demo', 'use the bundled demo corpus instead of --data')
-    .requiredOption('--method <name>', `one of: ${METHOD_NAMES.join(', ')}`)
+    .requiredOption('--method <name>', `one of: ${EVAL_METHOD_NAMES.join(', ')}`)
     .option('--min-pages-per-site <n>', 'only sites with at least this many pages (default: 10 for template methods, 1 for single-page ones)', positiveInteger)
     .option('--folds <k>', 'template methods: folds per site (prepare on k-1, extract the held-out one)', positiveInteger, 5)
     .option('--json', 'print one JSON object instead of a table')

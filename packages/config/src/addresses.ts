@@ -33,7 +33,9 @@ export function refusedAddress(address: string, allowPrivate: boolean): string |
   const range = parsed.range();
   if (range === PUBLIC_RANGE) return null;
   if (PRIVATE_RANGES.has(range)) {
-    return allowPrivate ? null : `${shown} is a private address (${range}); the site's configuration must allow private addresses`;
+    return allowPrivate
+      ? null
+      : `${shown} is a private address (${range}); the site's configuration must allow private addresses (allowPrivateAddresses; winnow sites add --allow-private)`;
   }
   return `${shown} is not a public address (${range})`;
 }
@@ -45,7 +47,8 @@ export function refusedAddress(address: string, allowPrivate: boolean): string |
 export function refusedHost(hostname: string, allowPrivate: boolean): string | null {
   const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   if (ipaddr.isValid(host)) return refusedAddress(host, allowPrivate);
-  if (LOOPBACK_NAME.test(host) && !allowPrivate) return `${host} is this machine; the site's configuration must allow private addresses`;
+  if (LOOPBACK_NAME.test(host) && !allowPrivate)
+    return `${host} is this machine; the site's configuration must allow private addresses (allowPrivateAddresses; winnow sites add --allow-private)`;
   return null;
 }
 

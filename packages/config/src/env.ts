@@ -54,7 +54,10 @@ const apiTokens = list.pipe(
 );
 
 const integer = (fallback: number, min: number, max: number) =>
-  z.preprocess((value) => (value === '' || value === undefined ? fallback : Number(value)), z.number().int().min(min).max(max));
+  z.preprocess(
+    (value) => (value === '' || value === undefined ? fallback : Number(value)),
+    z.number({ error: 'expected a whole number' }).int().min(min).max(max),
+  );
 
 /** Names Winnow and where a site owner reads what it is and how to reach its operators. */
 export const DEFAULT_USER_AGENT = 'WinnowBot/0.1 (+https://github.com/winnow-search/winnow#for-site-owners)';

@@ -126,7 +126,7 @@ export async function templatesPrepareCommand(name: string): Promise<void> {
 }
 
 export function formatTemplates(templates: readonly TemplateSummary[]): string {
-  if (templates.length === 0) return 'no templates yet\n';
+  if (templates.length === 0) return "no templates yet: a page type gets one once it has the site's minTemplatePages stored pages (10 unless set)\n";
   return templates
     .map((t) => {
       const health =
@@ -151,7 +151,7 @@ export async function templatesListCommand(site: string | undefined, flags: { js
 
 /** A site's page types' health over time: one line per run of the templater, grouped by page type. */
 export function formatHealthHistory(history: readonly HealthRecord[]): string {
-  if (history.length === 0) return 'no health recorded yet (the templater records it on every run)\n';
+  if (history.length === 0) return 'no health recorded yet (each templater run records the health of the current templates, and there are none yet)\n';
   return history
     .map((record) => {
       const alone = record.pages === 0 ? 0 : Math.round((100 * record.readAlone) / record.pages);
@@ -177,7 +177,7 @@ export function renderHighlight(fragment: string, tty: boolean): string {
 
 export function formatSearch(query: string, result: SearchResult, tty: boolean): string {
   const first = (result.page - 1) * result.size + 1;
-  let text = `${result.total} page${result.total === 1 ? '' : 's'} match ${query}${result.hits.length ? ` (showing ${first}-${first + result.hits.length - 1})` : ''}\n`;
+  let text = `${result.total} page${result.total === 1 ? ' matches' : 's match'} ${query}${result.hits.length ? ` (showing ${first}-${first + result.hits.length - 1})` : ''}\n`;
   for (const hit of result.hits) {
     text += `\n${hit.title || '(no title)'} [${hit.site}]\n  ${hit.url}\n`;
     for (const fragment of hit.highlights) text += `  ${renderHighlight(fragment, tty)}\n`;
