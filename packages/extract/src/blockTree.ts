@@ -47,6 +47,8 @@ export interface Block {
   readonly breaksLine: boolean;
   /** The element's id and class attribute, lower-cased and space-separated ('' when none). */
   readonly hint: string;
+  /** The element's `role` attribute, lower-cased ('' when none): `navigation`, `dialog`... */
+  readonly role: string;
 }
 
 export interface BlockTree {
@@ -129,7 +131,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   html = checkedHtml(html, limits, warnings);
 
   const blocks: Block[] = [];
-  const newBlock = (tag: string, path: string, parent: Block | null, hint = ''): Block => {
+  const newBlock = (tag: string, path: string, parent: Block | null, hint = '', role = ''): Block => {
     const block: Block = {
       tag,
       path,
@@ -145,6 +147,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
       inputs: 0,
       breaksLine: !INLINE_BLOCK_TAGS.has(tag),
       hint,
+      role,
     };
     blocks.push(block);
     parent?.items.push(block);
@@ -244,7 +247,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
           depthCapWarned = true;
           return;
         }
-        current = newBlock(tag, `${current.path}.${pathSegment(tag, attribs, pathMode)}`, current, hintOf(attribs));
+        current = newBlock(tag, `${current.path}.${pathSegment(tag, attribs, pathMode)}`, current, hintOf(attribs), attribs.role?.trim().toLowerCase() ?? '');
         element.opensBlock = true;
         depth++;
       },

@@ -17,7 +17,7 @@ describe('excludedBlocks', () => {
     assert.equal(excluded[named('sidebar').index], 0);
   });
 
-  it('sets nav, aside and footer elements aside whatever their names, trusted or not, but not one that holds most of the page', () => {
+  it('sets nav, aside and footer elements and dialog and menu roles aside whatever their names, trusted or not, but not one that holds most of the page', () => {
     const tree = buildBlockTree(
       `<html><body><article class="story">${story}<aside class="story-extra"><p>A pull-out with a related link.</p></aside><footer class="article-meta"><p>Tags: council</p></footer></article><nav class="content"><a href="/">Home</a></nav></body></html>`,
     );
@@ -30,6 +30,14 @@ describe('excludedBlocks', () => {
         [1, 1, 1, 0],
       );
     }
+    const byRole = buildBlockTree(
+      `<html><body>${story}<div role="dialog"><p>We use cookies to make this site better for you.</p></div><ul role="menu"><li>Home</li></ul><div role="main"><p>Text.</p></div></body></html>`,
+    );
+    const roleExcluded = excludedBlocks(byRole, subtreeMeasures(byRole), true);
+    assert.deepEqual(
+      ['dialog', 'menu', 'main'].map((role) => roleExcluded[(byRole.blocks.find((block) => block.role === role) as Block).index]),
+      [1, 1, 0],
+    );
     const wrapped = buildBlockTree(`<html><body><aside>${story}</aside><p>Short note.</p></body></html>`);
     assert.equal(excludedBlocks(wrapped, subtreeMeasures(wrapped), true)[(wrapped.blocks.find((block) => block.tag === 'aside') as Block).index], 0);
   });
