@@ -134,13 +134,14 @@ ${section('sharing-with-a-team', 'Sharing with a team', ['shared draft', 'team r
     assertLacks(text, 'Reader 1 wrote');
   });
 
-  it('keeps a figure of a table or of code, and still sets aside a photo and its caption', () => {
+  it('keeps a figure of a table, of code or of a quotation, and still sets aside a photo and its caption', () => {
     const page = `<html><body><article><h1>Largest insurers</h1><p>${prose('insurance market')}</p>
 <figure class="wp-block-table"><table><thead><tr><th>Rank</th><th>Insurer</th></tr></thead><tbody><tr><td>1</td><td>Valley Mutual Group</td></tr><tr><td>2</td><td>Harbour Insurance</td></tr></tbody></table></figure>
 <figure class="highlight"><pre><code>premiums.sort(byRank)</code></pre></figure>
+<figure class="quote"><blockquote><p>Premiums follow the weather, and this was a wet year for the valley.</p></blockquote><figcaption>An underwriter</figcaption></figure>
 <figure><img src="/office.jpg"><figcaption>Photo credit: Valley Photo Agency</figcaption></figure><p>${prose('premium growth')}</p></article></body></html>`;
     const { text } = extractReader(page);
-    assertHas(text, 'Valley Mutual Group', 'Harbour Insurance', 'premiums.sort(byRank)', 'premium growth');
+    assertHas(text, 'Valley Mutual Group', 'Harbour Insurance', 'premiums.sort(byRank)', 'Premiums follow the weather', 'premium growth');
     assertLacks(text, 'Photo credit');
   });
 
