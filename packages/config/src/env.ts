@@ -139,7 +139,10 @@ export const ENV_SCHEMA = z.object({
   WINNOW_ROBOTS_TTL_MS: integer(3_600_000, 1000, 7 * 24 * 3_600_000),
   /** Query parameters removed from every URL (`utm_*` is a prefix); unset: the built-in list of tracking parameters. */
   WINNOW_TRACKING_PARAMS: list,
-  /** How long a worker keeps retrying when Postgres or Redis cannot be reached, before it gives the work up. */
+  /**
+   * How long a worker keeps retrying when Postgres or Redis cannot be reached, before it gives the work up;
+   * also how long any process (a one-shot command too) waits at start for the Redis of `REDIS_URL`.
+   */
   WINNOW_INFRA_RETRY_MS: integer(300_000, 0, 3_600_000),
   /** Attempts per job before it is kept as failed; retries back off exponentially. */
   WINNOW_JOB_ATTEMPTS: integer(4, 1, 50),

@@ -15,3 +15,14 @@ export class WinnowError extends Error {
     super(message);
   }
 }
+
+/**
+ * Why a connection failed, in words: Node's dual-stack connect to `localhost` fails with an
+ * `AggregateError` whose own message is empty, so the reasons of its parts (or its code) are used.
+ */
+export function failureReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.message !== '') return error.message;
+  const parts = error instanceof AggregateError ? [...new Set(error.errors.map((part: unknown) => failureReason(part)))].filter((part) => part !== '') : [];
+  return parts.length > 0 ? parts.join('; ') : ((error as NodeJS.ErrnoException).code ?? error.name);
+}

@@ -247,7 +247,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
           depthCapWarned = true;
           return;
         }
-        current = newBlock(tag, `${current.path}.${pathSegment(tag, attribs, pathMode)}`, current, hintOf(attribs), attribs.role?.trim().toLowerCase() ?? '');
+        current = newBlock(tag, `${current.path}.${pathSegment(tag, attribs, pathMode)}`, current, hintOf(attribs), roleOf(attribs));
         element.opensBlock = true;
         depth++;
       },
@@ -301,6 +301,11 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
 }
 
 const OPEN_BLOCKS: OpenElements<Block> = { tagOf: (block) => block.tag, parentOf: (block) => block.parent };
+
+/** The element's role: the first of its tokens (ARIA lets a page list fallbacks, `dialog alertdialog`), lower-cased. */
+function roleOf(attribs: Record<string, string>): string {
+  return attribs.role?.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+}
 
 function hintOf(attribs: Record<string, string>): string {
   const id = attribs.id;

@@ -20,8 +20,8 @@ export function extractMainBlock(html: string): ExtractionResult {
 
 /**
  * The main block's lines of an already parsed page (also fastce+'s reading of a page that does not
- * fit its template); blocks marked in `setAside` (by the reader, which stands it in for its article)
- * count as boilerplate too.
+ * fit its template). Blocks marked in `setAside` count as boilerplate too: the reader, when the main
+ * block replaces its article, passes what it never reads.
  */
 export function mainBlockOf(tree: BlockTree, setAside?: Uint8Array): { lines: TextLine[]; warnings: string[] } {
   const named = boilerplateSubtrees(tree.blocks, null);

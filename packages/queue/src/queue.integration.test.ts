@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { parseJobPayload } from './contracts.js';
 import { PipelineQueues, startWorker, type QueueSettings } from './queues.js';
 import { startPrivateRedis, RedisUnavailableError, waitForRedis } from './redis.js';
@@ -63,4 +64,22 @@ test('waitForRedis returns once a server answers, and names one that never does 
       /^Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ \(REDIS_URL\) cannot be reached: connect ECONNREFUSED/.test(error.message),
   );
   assert.equal(retries.length, 1, 'one warning while it waits, not one per attempt');
+});
+
+test('waitForRedis fails at once on a server that refuses it (a password is needed): waiting cannot fix that', async () => {
+  const server = await startRedisServer();
+  const admin = new Redis(server.url);
+  try {
+    await admin.config('SET', 'requirepass', 'secret');
+    const retries: string[] = [];
+    await assert.rejects(
+      waitForRedis(server.url, 60_000, (reason) => retries.push(reason)),
+      (error: Error) => error instanceof RedisUnavailableError && /\(REDIS_URL\) refused the connection: NOAUTH/.test(error.message),
+    );
+    assert.deepEqual(retries, []);
+    await waitForRedis(server.url.replace('redis://', 'redis://:secret@'), 0);
+  } finally {
+    admin.disconnect();
+    await server.stop();
+  }
 });

@@ -3,21 +3,26 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConnectionOptions } from 'bullmq';
+import { failureReason } from '@winnow/config';
 import { Redis } from 'ioredis';
 
 /** ioredis options for a `redis://` or `rediss://` URL; workers need `maxRetriesPerRequest: null`. */
 export function redisOptionsFromUrl(url: string): ConnectionOptions {
+  return { ...serverOf(url), maxRetriesPerRequest: null };
+}
+
+/** Where a `redis://` or `rediss://` URL points, and how to log in. */
+function serverOf(url: string) {
   const parsed = new URL(url);
   const db = parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0;
   if (!Number.isInteger(db) || db < 0) throw new RangeError(`REDIS_URL: "${parsed.pathname}" is not a database number`);
   return {
-    host: parsed.hostname,
+    host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), // an IPv6 address without its URL brackets
     port: parsed.port ? Number(parsed.port) : 6379,
     username: parsed.username ? decodeURIComponent(parsed.username) : undefined,
     password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
     db,
     ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
-    maxRetriesPerRequest: null,
   };
 }
 
@@ -26,35 +31,43 @@ export class RedisUnavailableError extends Error {
 }
 
 /**
- * Waits until the Redis server at `url` answers a PING, trying again every second for up to
+ * Waits until the Redis server at `url` answers a PING, trying again about every second for up to
  * `waitMs` (a server started alongside may still be coming up); then fails with an error naming
- * it. Without this, BullMQ's connections retry forever and a one-shot command hangs, printing
- * every failed attempt.
+ * it. A server that answers with an error (a wrong password) fails at once: waiting cannot fix it.
+ * Without this, BullMQ's connections retry forever and a one-shot command hangs, printing every
+ * failed attempt.
  */
 export async function waitForRedis(url: string, waitMs: number, onRetry: (reason: string) => void = () => undefined): Promise<void> {
   const deadline = Date.now() + waitMs;
+  const where = `Redis at ${withoutPassword(url)} (REDIS_URL)`;
   for (let attempt = 1; ; attempt++) {
-    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5_000 });
-    let socketError: Error | undefined; // ioredis rejects with "Connection is closed."; the socket's error says why
-    client.on('error', (error: Error) => {
-      socketError ??= error;
-    });
-    try {
-      await client.connect();
-      await client.ping();
-      return;
-    } catch (error) {
-      const reason = (socketError ?? (error instanceof Error ? error : new Error(String(error)))).message;
-      if (Date.now() >= deadline) {
-        throw new RedisUnavailableError(
-          `Redis at ${withoutPassword(url)} (REDIS_URL) cannot be reached: ${reason}${attempt > 1 ? ` (${attempt} attempts)` : ''}`,
-        );
-      }
-      if (attempt === 1) onRetry(reason);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    } finally {
-      client.disconnect();
+    const failure = await ping(url, Math.max(1_000, Math.min(5_000, deadline - Date.now())));
+    if (failure === undefined) return;
+    const reason = failureReason(failure);
+    if (failure.name === 'ReplyError') throw new RedisUnavailableError(`${where} refused the connection: ${reason}`, { cause: failure });
+    if (Date.now() >= deadline) {
+      throw new RedisUnavailableError(`${where} cannot be reached: ${reason}${attempt > 1 ? ` (${attempt} attempts)` : ''}`, { cause: failure });
     }
+    if (attempt === 1) onRetry(reason);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+/** One connection and PING; the error that stopped it, if any. */
+async function ping(url: string, timeoutMs: number): Promise<Error | undefined> {
+  const client = new Redis({ ...serverOf(url), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs });
+  let socketError: Error | undefined; // ioredis rejects with "Connection is closed."; the socket's error says why
+  client.on('error', (error: Error) => {
+    socketError ??= error;
+  });
+  try {
+    await client.connect();
+    await client.ping();
+    return undefined;
+  } catch (error) {
+    return socketError ?? (error instanceof Error ? error : new Error(String(error)));
+  } finally {
+    client.disconnect();
   }
 }
 

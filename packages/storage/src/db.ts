@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { failureReason } from '@winnow/config';
 import pg from 'pg';
 import type { PgliteReply, PgliteRequest } from './pgliteThread.js';
 
@@ -34,17 +35,20 @@ export interface DbOptions {
   onError?: (error: Error) => void;
 }
 
+/**
+ * Opens the embedded database, or a pool on `databaseUrl` after one query has gone through: a
+ * server that cannot be used fails here, named, rather than at the first query of some worker.
+ * It is not waited for (unlike Redis, see `waitForRedis`): pg connects per query, so nothing hangs.
+ */
 export async function openDb(options: DbOptions): Promise<Db> {
   if (!options.databaseUrl) return openPglite(options.dataDir ?? 'memory', options.onError);
   const db = openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onError);
   try {
     await db.query('SELECT 1');
   } catch (error) {
-    await db.close();
+    await db.close().catch(() => undefined);
     const server = new URL(options.databaseUrl);
-    throw new DatabaseUnavailableError(
-      `Postgres at ${server.host}${server.pathname} (DATABASE_URL) cannot be reached: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new DatabaseUnavailableError(`Postgres at ${server.host}${server.pathname} (DATABASE_URL) cannot be used: ${failureReason(error)}`, { cause: error });
   }
   return db;
 }
@@ -54,7 +58,8 @@ export class DatabaseUnavailableError extends Error {
 }
 
 function openPostgres(url: string, poolSize: number, onError: (error: Error) => void = () => undefined): Db {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A server that drops packets fails a connection after 10 s instead of the system's TCP timeout.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', onError);
   const onClient = (client: pg.PoolClient | pg.Pool): Queryable => ({

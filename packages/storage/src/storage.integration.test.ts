@@ -13,7 +13,7 @@ test('a Postgres that cannot be reached is named as the database, with the reaso
     openDb({ databaseUrl: 'postgres://127.0.0.1:1/winnow' }),
     (error: Error) =>
       error instanceof DatabaseUnavailableError &&
-      /^Postgres at 127\.0\.0\.1:1\/winnow \(DATABASE_URL\) cannot be reached: connect ECONNREFUSED/.test(error.message),
+      /^Postgres at 127\.0\.0\.1:1\/winnow \(DATABASE_URL\) cannot be used: connect ECONNREFUSED/.test(error.message),
   );
 });
 

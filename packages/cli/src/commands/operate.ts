@@ -126,7 +126,7 @@ export async function templatesPrepareCommand(name: string): Promise<void> {
 }
 
 export function formatTemplates(templates: readonly TemplateSummary[]): string {
-  if (templates.length === 0) return "no templates yet: a page type gets one once it has the site's minTemplatePages stored pages (10 unless set)\n";
+  if (templates.length === 0) return "no templates yet: a page type gets one once it has the site's minTemplatePages stored pages\n";
   return templates
     .map((t) => {
       const health =
@@ -151,7 +151,8 @@ export async function templatesListCommand(site: string | undefined, flags: { js
 
 /** A site's page types' health over time: one line per run of the templater, grouped by page type. */
 export function formatHealthHistory(history: readonly HealthRecord[]): string {
-  if (history.length === 0) return 'no health recorded yet (each templater run records the health of the current templates, and there are none yet)\n';
+  if (history.length === 0)
+    return 'no health recorded yet: each templater run records the health of the templates it finds in use, from the run after the first templates on\n';
   return history
     .map((record) => {
       const alone = record.pages === 0 ? 0 : Math.round((100 * record.readAlone) / record.pages);

@@ -19,7 +19,7 @@ describe('excludedBlocks', () => {
 
   it('sets nav, aside and footer elements and dialog and menu roles aside whatever their names, trusted or not, but not one that holds most of the page', () => {
     const tree = buildBlockTree(
-      `<html><body><article class="story">${story}<aside class="story-extra"><p>A pull-out with a related link.</p></aside><footer class="article-meta"><p>Tags: council</p></footer></article><nav class="content"><a href="/">Home</a></nav></body></html>`,
+      `<html><body><article class="story">${story}<aside class="pull-out"><p>A pull-out with a related link.</p></aside><footer class="article-meta"><p>Tags: council</p></footer></article><nav class="content"><a href="/">Home</a></nav></body></html>`,
     );
     const measures = subtreeMeasures(tree);
     const byTag = (tag: string) => tree.blocks.find((block) => block.tag === tag) as Block;
@@ -31,11 +31,11 @@ describe('excludedBlocks', () => {
       );
     }
     const byRole = buildBlockTree(
-      `<html><body>${story}<div role="dialog"><p>We use cookies to make this site better for you.</p></div><ul role="menu"><li>Home</li></ul><div role="main"><p>Text.</p></div></body></html>`,
+      `<html><body>${story}<div role="alertdialog dialog"><p>We use cookies to make this site better for you.</p></div><ul role="menu"><li>Home</li></ul><div role="main"><p>Text.</p></div></body></html>`,
     );
     const roleExcluded = excludedBlocks(byRole, subtreeMeasures(byRole), true);
     assert.deepEqual(
-      ['dialog', 'menu', 'main'].map((role) => roleExcluded[(byRole.blocks.find((block) => block.role === role) as Block).index]),
+      ['alertdialog', 'menu', 'main'].map((role) => roleExcluded[(byRole.blocks.find((block) => block.role === role) as Block).index]),
       [1, 1, 0],
     );
     const wrapped = buildBlockTree(`<html><body><aside>${story}</aside><p>Short note.</p></body></html>`);

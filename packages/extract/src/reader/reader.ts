@@ -5,7 +5,7 @@ import { resultOf, type ExtractionResult } from '../result.js';
 import { chooseArticle } from './article.js';
 import { articleLines } from './articleText.js';
 import { cleanConditionally } from './cleaning.js';
-import { asideElementSubtrees, excludedBlocks } from './exclusions.js';
+import { asideSubtrees, excludedBlocks } from './exclusions.js';
 import { FRAGMENT_SHARE, mainBlockReplacesArticle } from './fragment.js';
 import { nonSpaceChars } from '../whitespace.js';
 import { subtreeMeasures, type SubtreeMeasures } from './measures.js';
@@ -47,7 +47,7 @@ const READINGS: readonly Rules[] = [{ byName: true }, { byName: false }];
  * 3. Inside the article, tables, lists and containers that do not read as prose are dropped
  *    (`cleaning.ts`), and so are the entries of link lists (`articleText.ts`).
  * 4. When the article is a fragment of the page's main block (`mainBlockOf`, without the nav,
- *    aside and footer elements), the main block is read instead (`fragment.ts`).
+ *    aside and footer elements and their roles), the main block is read instead (`fragment.ts`).
  * Each module's comment says what it chose and on which data. Never throws but the typed
  * `ExtractionError`s of `buildBlockTree` (empty or binary input).
  */
@@ -72,7 +72,7 @@ export function readTree(tree: BlockTree): ExtractionResult {
   // The main block is part of the page: when the article holds a third of the page's text, it
   // cannot be a fragment of the main block, and the main block need not be read.
   if (bestChars >= FRAGMENT_SHARE * (measures.chars[0] as number)) return resultOf('reader', best, tree.warnings);
-  const mainBlock = mainBlockOf(tree, asideElementSubtrees(tree, measures));
+  const mainBlock = mainBlockOf(tree, asideSubtrees(tree, measures));
   if (mainBlockReplacesArticle(best, mainBlock.lines)) {
     return resultOf('reader', mainBlock.lines, [...mainBlock.warnings, 'the article is a fragment of the main block: read by mainblock']);
   }
