@@ -104,7 +104,8 @@ describe('the pipeline, embedded (PGlite, Postgres index, private redis-server)'
     assert.deepEqual(wordsOf(marked), words, 'the whole phrase is one highlight, across the block boundary');
   });
 
-  test("a site's template schedule is registered and fires", async () => {
+  test("a site's template schedule is registered, first fires one interval later, and fires again", async () => {
+    const registeredAt = Date.now();
     const site = await addSite(rt, {
       name: 'scheduled',
       seeds: [`${web.sites[0]?.origin}/`],
@@ -114,7 +115,9 @@ describe('the pipeline, embedded (PGlite, Postgres index, private redis-server)'
     });
     const schedulers = await rt.queues.queue('template').getJobSchedulers();
     assert.ok(
-      schedulers.some((scheduler) => scheduler.key === templateScheduleId(site.id) && Number(scheduler.every) === 1000),
+      schedulers.some(
+        (scheduler) => scheduler.key === templateScheduleId(site.id) && Number(scheduler.every) === 1000 && Number(scheduler.next) >= registeredAt + 1000,
+      ),
       JSON.stringify(schedulers),
     );
     const completedBefore = (await rt.queues.counts()).template.completed;

@@ -73,7 +73,10 @@ export function recrawlScheduleId(siteId: number): string {
 /**
  * Registers (or removes, when their interval is 0) the site's periodic template preparation and
  * recrawl, as BullMQ job schedulers. Workers call it again at start for every site, so a Redis that
- * lost its data gets them back.
+ * lost its data gets them back. A new schedule first fires one interval from now, not at once as
+ * BullMQ's `every` would: otherwise every process start on a fresh Redis (every command of the
+ * embedded default) prepared every site's templates again, and started its recrawl. An existing
+ * schedule keeps its next time.
  */
 export async function syncSchedules(rt: Runtime, site: Site): Promise<void> {
   const schedules = [
@@ -81,7 +84,7 @@ export async function syncSchedules(rt: Runtime, site: Site): Promise<void> {
     { queue: rt.queues.queue('crawl'), id: recrawlScheduleId(site.id), every: site.config.recrawlEveryMs, name: 'crawl' },
   ] as const;
   for (const { queue, id, every, name } of schedules) {
-    if (every > 0) await queue.upsertJobScheduler(id, { every }, { name, data: { siteId: site.id, reason: 'schedule' } });
+    if (every > 0) await queue.upsertJobScheduler(id, { every, startDate: Date.now() + every }, { name, data: { siteId: site.id, reason: 'schedule' } });
     else await queue.removeJobScheduler(id);
   }
 }
