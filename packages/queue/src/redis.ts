@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConnectionOptions } from 'bullmq';
 import { failureReason } from '@winnow/config';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 
 /** ioredis options for a `redis://` or `rediss://` URL; workers need `maxRetriesPerRequest: null`. */
 export function redisOptionsFromUrl(url: string): ConnectionOptions {
@@ -41,7 +41,7 @@ export async function waitForRedis(url: string, waitMs: number, onRetry: (reason
   const deadline = Date.now() + waitMs;
   const where = `Redis at ${withoutPassword(url)} (REDIS_URL)`;
   for (let attempt = 1; ; attempt++) {
-    const failure = await ping(url, Math.max(1_000, Math.min(5_000, deadline - Date.now())));
+    const failure = await ping(serverOf(url), Math.max(1_000, Math.min(5_000, deadline - Date.now())));
     if (failure === undefined) return;
     const reason = failureReason(failure);
     if (failure.name === 'ReplyError') throw new RedisUnavailableError(`${where} refused the connection: ${reason}`, { cause: failure });
@@ -53,9 +53,9 @@ export async function waitForRedis(url: string, waitMs: number, onRetry: (reason
   }
 }
 
-/** One connection and PING; the error that stopped it, if any. */
-async function ping(url: string, timeoutMs: number): Promise<Error | undefined> {
-  const client = new Redis({ ...serverOf(url), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs });
+/** One connection to `server` (host and port, or a Unix socket's path) and a PING; the error that stopped it, if any. */
+async function ping(server: RedisOptions, timeoutMs: number): Promise<Error | undefined> {
+  const client = new Redis({ ...server, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs });
   let socketError: Error | undefined; // ioredis rejects with "Connection is closed."; the socket's error says why
   client.on('error', (error: Error) => {
     socketError ??= error;
@@ -133,17 +133,8 @@ async function waitUntilReady(child: ChildProcess, socket: string, binary: strin
   failed.catch(() => undefined); // it rejects again when the server stops later; only the race below reads it
   const ready = (async () => {
     for (let attempt = 0; attempt < 100; attempt++) {
-      const client = new Redis({ path: socket, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      client.on('error', () => undefined); // the attempt's rejection says it; no second report
-      try {
-        await client.connect();
-        await client.ping();
-        return;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      } finally {
-        client.disconnect();
-      }
+      if ((await ping({ path: socket }, 10_000)) === undefined) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new RedisUnavailableError(`${binary} did not answer on ${socket} within 5 s`);
   })();
