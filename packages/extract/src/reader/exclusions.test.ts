@@ -41,4 +41,15 @@ describe('excludedBlocks', () => {
     const wrapped = buildBlockTree(`<html><body><aside>${story}</aside><p>Short note.</p></body></html>`);
     assert.equal(excludedBlocks(wrapped, subtreeMeasures(wrapped), true)[(wrapped.blocks.find((block) => block.tag === 'aside') as Block).index], 0);
   });
+
+  it('sets aside a form asking for a name and an e-mail though it holds more than a quarter of the page, but not one that wraps the page', () => {
+    const consent = `<p>${'I agree that the publisher may process my personal data for the subscription, as its policy states. '.repeat(4)}</p>`;
+    const form = `<form class="box"><input name="name"><input type="email" name="email"><input type="hidden" name="token">${consent}</form>`;
+    const paywalled = buildBlockTree(`<html><body><div>${story}</div>${form}</body></html>`);
+    const signup = paywalled.blocks.find((block) => block.tag === 'form') as Block;
+    assert.equal(excludedBlocks(paywalled, subtreeMeasures(paywalled), true)[signup.index], 1);
+    const wrapper = buildBlockTree(`<html><body><form id="aspnetForm"><input name="q"><input type="password" name="pw">${story}</form></body></html>`);
+    const whole = wrapper.blocks.find((block) => block.tag === 'form') as Block;
+    assert.equal(excludedBlocks(wrapper, subtreeMeasures(wrapper), true)[whole.index], 0);
+  });
 });
