@@ -128,13 +128,18 @@ export function vectorKey(vector: FeatureVector): string {
   return `${vector.ids.join(',')}|${vector.counts.join(',')}`;
 }
 
-/** FNV-1a over UTF-16 code units, moved above the reserved structural ids. */
-function termId(term: string): number {
+/** FNV-1a over UTF-16 code units: a text's 32-bit number, for templates that keep numbers, not text. */
+export function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
-  for (let i = 0; i < term.length; i++) {
-    hash ^= term.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  hash >>>= 0;
+  return hash >>> 0;
+}
+
+/** A term's feature id: its FNV-1a, moved above the reserved structural ids. */
+function termId(term: string): number {
+  const hash = fnv1a(term);
   return hash < FIRST_TERM_ID ? hash + FIRST_TERM_ID : hash;
 }

@@ -173,6 +173,19 @@ describe('pipeline', () => {
     assertKeeps(result.text, body, 'the article');
   });
 
+  it("does not take text the site's pages repeat for the article of a page with little text", () => {
+    const notice = `${uniqueParagraph(900, 70)}.`;
+    const page = (n: number) =>
+      `<html><body><div class="top"><a href="/">Home</a></div><div class="content"><div class="story"><h1>Headline ${uniqueParagraph(n * 10, 4)}</h1><p>${uniqueParagraph(n * 10 + 1, 14)}</p></div></div><div class="legal"><div class="box"><p>${notice}</p></div></div></body></html>`;
+    const training = Array.from({ length: 12 }, (_, n) => page(n));
+    const heldOut = page(20);
+    assert.ok(extractReader(heldOut).text.includes(notice), 'the reader alone takes the notice');
+    const result = preparedExtractor(pipeline, training)(heldOut);
+    assert.ok(!result.text.includes(notice), result.text);
+    assertKeeps(result.text, [uniqueParagraph(201, 14)], 'the article');
+    assert.match(result.warnings.join('; '), /text the site's pages repeat/);
+  });
+
   it('reads a page of another layout alone, and says so', () => {
     const extract = preparedExtractor(pipeline, samplePages(12));
     const foreign = `<html><body><main><article>${[1, 2, 3].map((i) => `<p>${uniqueParagraph(700 + i, 40)}</p>`).join('')}</article></main></body></html>`;

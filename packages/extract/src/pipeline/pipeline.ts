@@ -8,9 +8,10 @@ import { terms } from '../features.js';
 import { readTree } from '../reader/reader.js';
 import { type ExtractedBlock, type ExtractionResult, type PageExtractor, resultOf } from '../result.js';
 import { evenlySpread } from '../sampling.js';
-import { mostSimilar, pathsOf, sharedPaths, structureOf } from '../structure.js';
+import { mostSimilar, pathsOf, sharedPaths } from '../structure.js';
 import { documentTitle } from '../title.js';
 import { groupByLayout } from './layouts.js';
+import { pageLineKeys, repeatedLineKeys, repeatedWords } from './repeatedLines.js';
 import { titledHeadline } from './titledHeadline.js';
 import { RUN, WordRuns } from './wordRuns.js';
 
@@ -52,6 +53,8 @@ const layoutSchema = z.object({
   /** Block paths at least half of the layout's sample pages have: how a page is matched to it. */
   signature: z.array(z.string().min(1)),
   pageCount: z.number().int().positive(),
+  /** Keys of the lines most of the layout's sample pages repeat (`repeatedLineKeys`); none in templates stored before them. */
+  repeatedLines: z.array(z.number().int().nonnegative()).default([]),
   template: z.unknown().transform((value) => parseTemplate(value)),
 });
 
@@ -74,6 +77,7 @@ export function parsePipelineTemplate(value: unknown): PipelineTemplate {
 interface Readable {
   html: string;
   structure: Set<string>;
+  lines: Set<number>;
 }
 
 /**
@@ -90,7 +94,8 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
     MAX_LAYOUT_SAMPLE,
   )) {
     try {
-      readable.push({ html, structure: structureOf(html) });
+      const tree = buildBlockTree(html);
+      readable.push({ html, structure: pathsOf(tree), lines: pageLineKeys(tree) });
     } catch (error) {
       if (!(error instanceof ExtractionError)) throw error;
       warnings.push(`page ${index} skipped: ${error.message}`);
@@ -105,7 +110,12 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
       { params: FASTCE_PLUS_PARAMS },
     );
     warnings.push(...prepared.warnings);
-    return { signature: sharedPaths(members.map((page) => page.structure)), pageCount: members.length, template: prepared.template };
+    return {
+      signature: sharedPaths(members.map((page) => page.structure)),
+      pageCount: members.length,
+      repeatedLines: repeatedLineKeys(members.map((page) => page.lines)),
+      template: prepared.template,
+    };
   });
   if (layouts.length === 0) warnings.push(`${readable.length} readable page(s): too few for a template, every page is read alone`);
   return { template: { kind: 'pipeline', schemaVersion: PIPELINE_SCHEMA_VERSION, layouts }, warnings };
@@ -125,6 +135,14 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  * - the page is of none of the template's layouts (`FITS_LAYOUT`), the readings share little, none
  *   of the reader's lines is confirmed, or the template does not fit the page or keeps nothing: the
  *   reader's.
+ * - the readings share little but most of the reader's words are in lines most of the layout's
+ *   sample pages repeat (`repeatedLineKeys`: a browser-upgrade notice, a subscription pitch taken
+ *   for the article of a page with little text): the template's, which knows them for the site's.
+ *   k-fold lcs F1: dragnet 0.9571 -> 0.9608 (bbc.co.uk's video pages), daniel 0.9395 -> 0.9400,
+ *   cleanportaleval 0.9383 -> 0.9372 (a page whose gold says it has no article). Dropping such
+ *   lines from the reader's reading everywhere scored about the same (daniel +0.0008) but would
+ *   drop a recent post's headline or first paragraph that a "latest posts" box repeats on every
+ *   page of a crawl.
  * - the reader finds no text: the template's.
  * - whichever reading is used, the page's headline goes first when the text lacks it and the
  *   page's `<title>` names it (`titledHeadline`).
@@ -134,7 +152,11 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  * direction. Where they share nothing, the reader wins more often (the template is of another layout).
  */
 export function compilePipeline(template: PipelineTemplate): PageExtractor {
-  const layouts = template.layouts.map((layout) => ({ signature: new Set(layout.signature), compiled: compileTemplate(layout.template) }));
+  const layouts = template.layouts.map((layout) => ({
+    signature: new Set(layout.signature),
+    repeatedLines: new Set(layout.repeatedLines),
+    compiled: compileTemplate(layout.template),
+  }));
   const read = (tree: BlockTree): ExtractionResult => {
     const single = readTree(tree);
     const nearest = mostSimilar(pathsOf(tree), layouts, (layout) => layout.signature);
@@ -145,7 +167,7 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
     const layout = nearest.candidate;
     const reading = templateReading(layout.compiled, tree);
     if (reading.misfit !== undefined) return alone(single, reading.misfit);
-    return selfCheck(single, reading.blocks, layout.signature);
+    return selfCheck(single, reading.blocks, layout);
   };
   return (html): ExtractionResult => {
     const tree = buildBlockTree(html);
@@ -155,7 +177,13 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
   };
 }
 
-function selfCheck(single: ExtractionResult, templated: readonly ExtractedBlock[], usualPaths: ReadonlySet<string>): ExtractionResult {
+/** What the self-check knows of the page's layout: its usual block paths and the lines its pages repeat. */
+interface LayoutFacts {
+  signature: ReadonlySet<string>;
+  repeatedLines: ReadonlySet<number>;
+}
+
+function selfCheck(single: ExtractionResult, templated: readonly ExtractedBlock[], layout: LayoutFacts): ExtractionResult {
   const readerLines = single.blocks.map((block) => terms(block.text));
   const readerWords = wordCount(readerLines);
   if (readerWords === 0) return resultOf('pipeline', [...templated], [...single.warnings, "the single-page reading is empty: the template's reading is used"]);
@@ -169,6 +197,13 @@ function selfCheck(single: ExtractionResult, templated: readonly ExtractedBlock[
     const templateWords = wordCount(templateLines);
     const heldWords = wordCount(templateLines.filter((words) => readerText.holdsMostOf(words)));
     if (heldWords < MIN_AGREEMENT * templateWords || confirmedWords === 0) {
+      if (templateWords > 0 && repeatedWords(readerLines, layout.repeatedLines) >= MIN_AGREEMENT * readerWords) {
+        return resultOf(
+          'pipeline',
+          [...templated],
+          [...single.warnings, "most of the single-page reading is text the site's pages repeat: the template's reading is used"],
+        );
+      }
       const percent = (part: number, whole: number) => Math.round((100 * part) / Math.max(1, whole));
       return alone(
         single,
@@ -176,7 +211,7 @@ function selfCheck(single: ExtractionResult, templated: readonly ExtractedBlock[
       );
     }
   }
-  return agreement(headline(templated, templateLines, readerText), single, confirmed, usualPaths);
+  return agreement(headline(templated, templateLines, readerText), single, confirmed, layout.signature);
 }
 
 /**
