@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { addSite, crawlStatus, openRuntime, type Runtime } from '@winnow/runtime';
 import { documentIdFor } from '@winnow/search';
+import { openDb } from '@winnow/storage';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from './index.js';
 
@@ -97,6 +98,28 @@ describe('the HTTP API', () => {
     const ready = await call('GET', '/ready', { token: null, host: '10.1.2.3:8080' });
     assert.equal(ready.status, 200);
     assert.deepEqual(ready.body.checks, { database: 'ok', redis: 'ok', search: 'ok' });
+  });
+
+  test('readiness names a failed check without its reason, which goes to the log', async () => {
+    const closed = await openDb({ dataDir: 'memory' });
+    await closed.close();
+    const broken = buildApi({ ...rt, db: closed });
+    try {
+      const ready = await caller(broken)('GET', '/ready', { token: null });
+      assert.equal(ready.status, 503);
+      assert.deepEqual(ready.body, { status: 'not ready', checks: { database: 'failed', redis: 'ok', search: 'ok' } });
+    } finally {
+      await broken.close();
+    }
+  });
+
+  test("the router's own refusals answer in the API's format, without echoing the path", async () => {
+    const badEncoding = await call('GET', '/sites/%ZZ');
+    assert.equal(badEncoding.status, 400);
+    assert.deepEqual(badEncoding.body, { error: 'the URL is not valid (a bad percent-encoding?)' });
+    const long = await call('GET', `/sites/${'x'.repeat(5000)}`);
+    assert.equal(long.status, 414);
+    assert.deepEqual(long.body, { error: 'a path parameter is too long' });
   });
 
   test('every operator endpoint: 401 without a token or with an unknown one, 403 with a search token, 2xx with an operate token', async () => {

@@ -16,7 +16,7 @@ import {
   stopCrawl,
   type Runtime,
 } from '@winnow/runtime';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { bearerGuard, type Access } from './auth.js';
 import { parseJsonBody, requireJsonBody } from './body.js';
 import { RequestRefusedError, statusOf } from './errors.js';
@@ -61,7 +61,16 @@ function stringParam(value: unknown, name: string): string | undefined {
  * are sent and no preflight is answered, so browsers keep other origins' pages out.
  */
 export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNOW_API_HOST, port: rt.env.WINNOW_API_PORT }): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    // The router's own refusals (a bad percent-encoding, an overlong path parameter) answer in
+    // the API's error format, without echoing the path back.
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') void reply.status(414).send({ error: 'a path parameter is too long' });
+      else void reply.status(400).send({ error: 'the URL is not valid (a bad percent-encoding?)' });
+    },
+  });
   const checkHost = hostGuard({
     bindHost: address.host,
     port: () => {
@@ -107,7 +116,9 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
         await Promise.race([probe(), timeout]);
         checks[name] = 'ok';
       } catch (error) {
-        checks[name] = (error as Error).message;
+        // Anyone may ask: the reason (host names, addresses) goes to the log, not to the caller.
+        checks[name] = 'failed';
+        rt.log.warn({ check: name, err: error }, 'readiness check failed');
       } finally {
         clearTimeout(timer);
       }
