@@ -64,6 +64,9 @@ test('waitForRedis returns once a server answers, and names one that never does 
       /^Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ \(REDIS_URL\) cannot be reached: connect ECONNREFUSED/.test(error.message),
   );
   assert.equal(retries.length, 1, 'one warning while it waits, not one per attempt');
+  await assert.rejects(waitForRedis(`redis://secret@127.0.0.1:${await freePort()}`, 0), (error: Error) =>
+    /^Redis at redis:\/\/\*\*\*@127\.0\.0\.1:\d+ /.test(error.message),
+  );
 });
 
 test('waitForRedis fails at once on a server that refuses it (a password is needed): waiting cannot fix that', async () => {

@@ -39,7 +39,7 @@ export class RedisUnavailableError extends Error {
  */
 export async function waitForRedis(url: string, waitMs: number, onRetry: (reason: string) => void = () => undefined): Promise<void> {
   const deadline = Date.now() + waitMs;
-  const where = `Redis at ${withoutPassword(url)} (REDIS_URL)`;
+  const where = `Redis at ${withoutCredentials(url)} (REDIS_URL)`;
   for (let attempt = 1; ; attempt++) {
     const failure = await ping(serverOf(url), Math.max(1_000, Math.min(5_000, deadline - Date.now())));
     if (failure === undefined) return;
@@ -71,9 +71,11 @@ async function ping(server: RedisOptions, timeoutMs: number): Promise<Error | un
   }
 }
 
-function withoutPassword(url: string): string {
+/** The URL without its credentials: a lone user part (`redis://secret@host`) is often the password. */
+function withoutCredentials(url: string): string {
   const parsed = new URL(url);
   if (parsed.password) parsed.password = '***';
+  if (parsed.username && !parsed.password) parsed.username = '***';
   return parsed.toString();
 }
 
