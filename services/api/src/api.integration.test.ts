@@ -183,6 +183,9 @@ describe('the HTTP API', () => {
       assert.equal(withToken.status, 415, contentType);
       assert.match(withToken.body.error, /request body must be JSON sent with Content-Type: application\/json/);
     }
+    const utf16 = await call('POST', '/sites/news/crawl', { headers: { 'content-type': 'application/json; charset=utf-16' }, body: '{}' });
+    assert.equal(utf16.status, 415);
+    assert.match(utf16.body.error, /must be UTF-8 \(this one declares charset=utf-16\)/);
     const stop = await call('POST', '/sites/news/crawl/stop', { headers: { 'content-type': 'text/plain' }, body: 'stop' });
     assert.equal(stop.status, 415);
     assert.deepEqual(await crawlStatus(rt, 'news'), before, 'no crawl was started or stopped');

@@ -10,8 +10,15 @@ import { RequestRefusedError } from './errors.js';
 export function requireJsonBody(headers: IncomingHttpHeaders): void {
   const hasBody = headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
   if (!hasBody) return;
-  const mediaType = headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-  if (mediaType === 'application/json') return;
+  const [type, ...parameters] = headers['content-type']?.split(';') ?? [];
+  const mediaType = type?.trim().toLowerCase();
+  if (mediaType === 'application/json') {
+    // JSON is UTF-8 (RFC 8259): a body declared otherwise would be read as something it is not.
+    const charset = parameters.map((parameter) => parameter.trim().toLowerCase()).find((parameter) => parameter.startsWith('charset='));
+    const declared = charset?.slice('charset='.length).replace(/^"(.*)"$/, '$1');
+    if (declared === undefined || declared === 'utf-8' || declared === 'utf8') return;
+    throw new RequestRefusedError('body-not-json', `a JSON request body must be UTF-8 (this one declares charset=${declared})`);
+  }
   throw new RequestRefusedError(
     'body-not-json',
     `a request body must be JSON sent with Content-Type: application/json (this one is ${mediaType ? mediaType : 'untyped'})`,
