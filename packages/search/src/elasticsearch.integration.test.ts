@@ -70,6 +70,18 @@ describe('the Elasticsearch index (a real node)', () => {
     assert.match(hit?.highlights[0] ?? '', /<mark>noon\. Tides rose<\/mark>/);
   });
 
+  test('finds a Chinese word inside text written without spaces, as the Postgres index does', async () => {
+    await index.upsert([doc('http://a.test/cjk', '北京明天天气晴朗，上海有小雨。', undefined, 'cjk', 7)]);
+    await index.refresh();
+    const cjk = (q: string) => index.search({ query: parseQuery(q), sites: ['cjk'], offset: 0, limit: 10 });
+    assert.equal((await cjk('北京')).total, 1);
+    assert.equal((await cjk('"天气晴朗"')).total, 1);
+    assert.equal((await cjk('京北')).total, 0);
+    assert.match((await cjk('上海')).hits[0]?.highlights[0] ?? '', /<mark>上海<\/mark>有小雨/);
+    await index.removeSite('cjk');
+    await index.refresh();
+  });
+
   test('site filter and pagination', async () => {
     assert.deepEqual(
       (await search('"harbour master spoke"', 'other')).hits.map((hit) => hit.url),

@@ -1,4 +1,4 @@
-import type { ParsedQuery } from './query.js';
+import { isCharacterWord, type ParsedQuery, RUN_CHARACTER } from './query.js';
 
 const FRAGMENT_CHARS = 160;
 const MAX_FRAGMENTS = 3;
@@ -11,10 +11,22 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** A word sequence as a pattern: run words need something else between them and around them, character words touch. */
+function sequencePattern(words: readonly string[]): string {
+  const parts = words.map((word, i) => {
+    if (i === 0) return escapeRegExp(word);
+    const touching = isCharacterWord(words[i - 1] as string) || isCharacterWord(word);
+    return `[^\\p{L}\\p{N}]${touching ? '*' : '+'}${escapeRegExp(word)}`;
+  });
+  const before = isCharacterWord(words[0] ?? '') ? '' : `(?<!${RUN_CHARACTER})`;
+  const after = isCharacterWord(words.at(-1) ?? '') ? '' : `(?!${RUN_CHARACTER})`;
+  return `${before}${parts.join('')}${after}`;
+}
+
 /** Matches every phrase (its words with any non-word characters between) and every term. */
 export function matcherFor(query: ParsedQuery): RegExp {
-  const alternatives = [...query.phrases.map((words) => words.map(escapeRegExp).join('[^\\p{L}\\p{N}]+')), ...query.terms.map(escapeRegExp)];
-  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+  const alternatives = [...query.phrases.map(sequencePattern), ...query.terms.map((term) => sequencePattern([term]))];
+  return new RegExp(`(?:${alternatives.join('|')})`, 'giu');
 }
 
 /**

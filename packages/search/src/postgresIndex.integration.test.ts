@@ -76,6 +76,16 @@ for (const kind of ['pglite', 'postgres'] as const) {
       );
     });
 
+    test('finds a Chinese or Japanese word inside text written without spaces, in order, and marks it', async () => {
+      const url = 'http://127.0.0.1:1/cjk.html';
+      const page = await addPage(db, await addSite(db, 'cjk'), url);
+      await index.upsert([doc('cjk', page, url, '北京明天天气晴朗，上海有小雨。東京都の公園はFacebookで人気です。')]);
+      for (const query of ['北京', '"天气晴朗"', '公園', '"都の公園"', 'facebook']) assert.equal((await search(query, ['cjk'])).total, 1, query);
+      for (const query of ['京北', '"北京上海"']) assert.equal((await search(query, ['cjk'])).total, 0, query);
+      const [hit] = (await search('上海', ['cjk'])).hits;
+      assert.match(hit?.highlights[0] ?? '', /<mark>上海<\/mark>有小雨/);
+    });
+
     test('a search returns documents of the sites it lists only, and nothing for no site', async () => {
       const url = 'http://127.0.0.1:1/listed.html';
       const page = await addPage(db, await addSite(db, 'listed'), url);

@@ -5,7 +5,7 @@ const MAX_CLAUSES = 32;
 
 /**
  * A search query in Winnow's small language: `"quoted text"` is an exact phrase, other words are
- * terms that must all occur. Matching ignores case and punctuation: a phrase matches where its
+ * terms that must all occur (but Han or Hiragana written together is a phrase: 北京 is one word). Matching ignores case and punctuation: a phrase matches where its
  * words occur consecutively in the main text, across inline markup and block boundaries alike.
  */
 export interface ParsedQuery {
@@ -22,11 +22,31 @@ export class QueryError extends WinnowError {
 }
 
 /**
- * Letters and digits: the search side's own word rule, on purpose apart from extraction's `\w+`
- * (which also joins underscores): what a word is in a query is the indexes' analyzers' business,
- * and phrases must be cut where they cut them.
+ * Han ideographs and Hiragana, written without spaces between words: each character is a word, as
+ * Elasticsearch's standard tokenizer reads them and as the Postgres index does (migration 0008,
+ * the same ranges), so that a search for 北京 finds it inside 北京明天. Katakana keeps its runs, as
+ * that tokenizer does.
  */
-const WORD = /[\p{L}\p{N}]+/gu;
+export const CHARACTER_WORDS = '\u3005\u3007\u3021-\u3029\u3038-\u303b\u3041-\u3096\u309d-\u309f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{3134f}';
+
+/** A letter or digit of a run word: any but a character word's. */
+export const RUN_CHARACTER = `(?:(?![${CHARACTER_WORDS}])[\\p{L}\\p{N}])`;
+
+/**
+ * A character word, or a run of other letters and digits: the search side's own word rule, on
+ * purpose apart from extraction's `\w+` (which also joins underscores): what a word is in a query
+ * is the indexes' analyzers' business, and phrases must be cut where they cut them.
+ */
+const WORD = new RegExp(`[${CHARACTER_WORDS}]|${RUN_CHARACTER}+`, 'gu');
+
+/** Character words written together, or one run word. */
+const CHARACTER_RUN = new RegExp(`[${CHARACTER_WORDS}]+|${RUN_CHARACTER}+`, 'gu');
+const CHARACTER_WORD = new RegExp(`^[${CHARACTER_WORDS}]$`, 'u');
+
+/** Whether a word is one Han or Hiragana character (`CHARACTER_WORDS`). */
+export function isCharacterWord(word: string): boolean {
+  return CHARACTER_WORD.test(word);
+}
 
 /** The words of a text, lower-cased, as the index sees them. */
 export function wordsOf(text: string): string[] {
@@ -46,7 +66,12 @@ export function parseQuery(text: unknown): ParsedQuery {
       if (words.length === 0) throw new QueryError('a quoted phrase has no words');
       phrases.push(words);
     } else {
-      terms.push(...words);
+      // Unquoted Han or Hiragana written together is one word of the language, not a bag of characters.
+      for (const [run] of part.matchAll(CHARACTER_RUN)) {
+        const characters = wordsOf(run);
+        if (characters.length > 1 && characters.every(isCharacterWord)) phrases.push(characters);
+        else terms.push(...characters);
+      }
     }
   });
   if (phrases.length === 0 && terms.length === 0) throw new QueryError('the query has no words to search for');
