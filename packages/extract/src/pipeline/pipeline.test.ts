@@ -153,6 +153,21 @@ describe('pipeline', () => {
     assert.equal(untitled.blocks[0]?.text, story[0], 'a title naming only the site names no headline');
   });
 
+  it("does not take the site's name for the headline when the title abbreviates the headline", () => {
+    const page = (n: number) =>
+      `<html><head><title>Story ${n} | The Harbour Gazette</title></head><body><header><h1 class="logo">The Harbour Gazette</h1><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li></ul></header><div class="story"><h2>Story ${n}: ${uniqueParagraph(n * 10, 6)}</h2>${[1, 2, 3].map((i) => `<p>${uniqueParagraph(n * 10 + i, 40)}</p>`).join('')}</div></body></html>`;
+    const result = preparedExtractor(
+      pipeline,
+      Array.from({ length: 12 }, (_, n) => page(n)),
+    )(page(30));
+    assert.ok(!result.text.includes('The Harbour Gazette'), result.text);
+    assertKeeps(
+      result.text,
+      [1, 2, 3].map((i) => uniqueParagraph(300 + i, 40)),
+      'the story',
+    );
+  });
+
   it('reads a page alone when the template holds only a teaser of it, instead of leaving it empty', () => {
     const lead = uniqueParagraph(601, 8);
     const body = [`${lead} ${uniqueParagraph(602, 50)}`, uniqueParagraph(603, 50)];

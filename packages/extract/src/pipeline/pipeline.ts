@@ -11,7 +11,8 @@ import { evenlySpread } from '../sampling.js';
 import { mostSimilar, pathsOf, sharedPaths } from '../structure.js';
 import { documentTitle } from '../title.js';
 import { groupByLayout } from './layouts.js';
-import { pageLineKeys, repeatedLineKeys, repeatedWords } from './repeatedLines.js';
+import { isRepeatedLine, pageLineKeys, repeatedLineKeys, repeatedWords } from './repeatedLines.js';
+import type { TextLine } from '../blockLines.js';
 import { titledHeadline } from './titledHeadline.js';
 import { RUN, WordRuns } from './wordRuns.js';
 
@@ -53,7 +54,7 @@ const layoutSchema = z.object({
   /** Block paths at least half of the layout's sample pages have: how a page is matched to it. */
   signature: z.array(z.string().min(1)),
   pageCount: z.number().int().positive(),
-  /** Keys of the lines most of the layout's sample pages repeat (`repeatedLineKeys`); none in templates stored before them. */
+  /** Keys of the lines most of the layout's sample pages repeat at the same path (`repeatedLineKeys`); none in templates stored before them. */
   repeatedLines: z.array(z.number().int().nonnegative()).default([]),
   template: z.unknown().transform((value) => parseTemplate(value)),
 });
@@ -145,7 +146,8 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  *   page of a crawl.
  * - the reader finds no text: the template's.
  * - whichever reading is used, the page's headline goes first when the text lacks it and the
- *   page's `<title>` names it (`titledHeadline`).
+ *   page's `<title>` names it (`titledHeadline`), unless the layout's pages repeat that line (the
+ *   site's name).
  * On the k-fold runs of the shared datasets (sites with 10+ pages), where the two readings shared
  * little, the template's reading was right more often than not when it was mostly inside the
  * reader's (the reader had taken comments or a listing along): hence agreement in either
@@ -157,22 +159,26 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
     repeatedLines: new Set(layout.repeatedLines),
     compiled: compileTemplate(layout.template),
   }));
-  const read = (tree: BlockTree): ExtractionResult => {
+  /** The page's reading, and the layout it was read with (none when it was read alone for want of one). */
+  const read = (tree: BlockTree): { result: ExtractionResult; layout?: LayoutFacts } => {
     const single = readTree(tree);
     const nearest = mostSimilar(pathsOf(tree), layouts, (layout) => layout.signature);
-    if (!nearest) return alone(single, 'no template for this page type yet');
+    if (!nearest) return { result: alone(single, 'no template for this page type yet') };
     if (nearest.similarity < FITS_LAYOUT) {
-      return alone(single, `the page has none of the template's layouts (the nearest shares ${Math.round(100 * nearest.similarity)}% of its block paths)`);
+      return {
+        result: alone(single, `the page has none of the template's layouts (the nearest shares ${Math.round(100 * nearest.similarity)}% of its block paths)`),
+      };
     }
     const layout = nearest.candidate;
     const reading = templateReading(layout.compiled, tree);
-    if (reading.misfit !== undefined) return alone(single, reading.misfit);
-    return selfCheck(single, reading.blocks, layout);
+    if (reading.misfit !== undefined) return { result: alone(single, reading.misfit), layout };
+    return { result: selfCheck(single, reading.blocks, layout), layout };
   };
   return (html): ExtractionResult => {
     const tree = buildBlockTree(html);
-    const result = read(tree);
-    const heading = titledHeadline(tree, documentTitle(html), result.blocks);
+    const { result, layout } = read(tree);
+    const isSiteLine = layout ? (line: TextLine) => isRepeatedLine(line, layout.repeatedLines) : undefined;
+    const heading = titledHeadline(tree, documentTitle(html), result.blocks, isSiteLine);
     return heading ? { ...result, ...resultOf('pipeline', [heading, ...result.blocks], result.warnings) } : result;
   };
 }
@@ -197,7 +203,7 @@ function selfCheck(single: ExtractionResult, templated: readonly ExtractedBlock[
     const templateWords = wordCount(templateLines);
     const heldWords = wordCount(templateLines.filter((words) => readerText.holdsMostOf(words)));
     if (heldWords < MIN_AGREEMENT * templateWords || confirmedWords === 0) {
-      if (templateWords > 0 && repeatedWords(readerLines, layout.repeatedLines) >= MIN_AGREEMENT * readerWords) {
+      if (templateWords > 0 && repeatedWords(single.blocks, layout.repeatedLines) >= MIN_AGREEMENT * readerWords) {
         return resultOf(
           'pipeline',
           [...templated],

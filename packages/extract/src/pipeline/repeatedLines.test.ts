@@ -1,21 +1,24 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildBlockTree } from '../blockTree.js';
-import { terms } from '../features.js';
-import { pageLineKeys, repeatedLineKeys, repeatedWords } from './repeatedLines.js';
+import { isRepeatedLine, pageLineKeys, repeatedLineKeys, repeatedWords } from './repeatedLines.js';
 
 const notice = 'This page is best viewed in an up-to-date web browser.';
-const page = (story: string) => pageLineKeys(buildBlockTree(`<html><body><p>${story}</p><p>Read more here</p><p>${notice}</p></body></html>`));
+const html = (story: string) => `<html><body><div><p>${story}</p><p>Read more</p></div><div class="legal"><p>${notice}</p></div></body></html>`;
+const page = (story: string) => pageLineKeys(buildBlockTree(html(story)));
+const line = (path: string, text: string) => ({ path, text });
 
 describe('repeatedLineKeys', () => {
-  it('keeps the lines of four words or more that half the pages, and three at least, repeat', () => {
-    const pages = ['The mayor opened the bridge.', 'The school won the cup again.', 'A storm closed the harbour road.', 'The mayor opened the bridge.'].map(
-      page,
-    );
-    const repeated = new Set(repeatedLineKeys(pages));
-    assert.equal(repeatedWords([terms(notice)], repeated), terms(notice).length, 'the notice is on every page');
-    assert.equal(repeatedWords([terms('The mayor opened the bridge.')], repeated), 0, 'an article on two pages is not the site’s');
-    assert.equal(repeatedWords([terms('Read more here')], repeated), 0, 'a label of three words is not judged');
+  it('keeps the lines that half the pages, and three at least, repeat at the same path', () => {
+    const stories = ['The mayor opened the bridge.', 'The school won the cup again.', 'A storm closed the harbour road.', 'The mayor opened the bridge.'];
+    const repeated = new Set(repeatedLineKeys(stories.map(page)));
+    const noticeLine = line('HTML.BODY.DIV.P', notice);
+    assert.ok(isRepeatedLine(noticeLine, repeated), 'the notice is on every page');
+    assert.ok(!isRepeatedLine(line('HTML.BODY.P', notice), repeated), 'at another path it is not the same line');
+    assert.ok(!isRepeatedLine(line('HTML.BODY.DIV.P', 'The mayor opened the bridge.'), repeated), 'an article on two pages is not the site’s');
+    assert.equal(repeatedWords([noticeLine, line('HTML.BODY.DIV.P', 'The school won the cup again.')], repeated), 12, "the notice's words only");
+    assert.ok(isRepeatedLine(line('HTML.BODY.DIV.P', 'Read more'), repeated), 'a two-word line is kept');
+    assert.equal(repeatedWords([line('HTML.BODY.DIV.P', 'Read more')], repeated), 0, '…but does not count against a reading');
   });
 
   it('needs three pages: two pages repeat nothing', () => {

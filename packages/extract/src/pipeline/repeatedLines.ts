@@ -1,33 +1,38 @@
-import { blockLines } from '../blockLines.js';
+import { blockLines, type TextLine } from '../blockLines.js';
 import type { BlockTree } from '../blockTree.js';
 import { fnv1a, terms } from '../features.js';
 
+/** Lines of fewer words are not kept: a single word ("Home", a date) says nothing of a site. */
+const MIN_KEPT_WORDS = 2;
 /**
- * Lines of fewer words are labels ("Read more", "Share this page") that an article's own text
- * repeats too; the site's boilerplate that a reader can mistake for an article is longer: a
- * browser-upgrade notice, a subscription pitch, a copyright paragraph.
+ * A reading is judged by its lines of at least this many words: shorter ones are labels ("Read
+ * more", "Share this page") that an article's own text repeats too; the site's text that a reader
+ * can mistake for an article is longer: a browser-upgrade notice, a subscription pitch, a
+ * copyright paragraph.
  */
-const MIN_LINE_WORDS = 4;
+const MIN_JUDGED_WORDS = 4;
 /**
- * A line on at least this share of a layout's sample pages is the site's, not a page's: FastCE's
- * premise (what repeats across a site's pages is not content), with CE's "similar on a tenth of the
- * pages" made "identical on half of them", as only the reader's reading is judged with it.
+ * A line on at least this share of a layout's sample pages, at the same path, is the site's, not
+ * a page's: FastCE's premise (what repeats across a site's pages is not content), with CE's
+ * "similar on a tenth of the pages" made "identical on half of them", as only the reader's reading
+ * and the headline are judged with it. At the same path: a recent post's headline, which a
+ * "latest posts" box repeats on every page, is its own page's headline at the article's path.
  */
 const REPEATED_SHARE = 0.5;
-/** And on at least this many: two copies of one article (two URLs) are not the site's boilerplate. */
+/** And on at least this many: two copies of one article (two URLs) are not the site's text. */
 const MIN_REPEATS = 3;
 
-/** A line's key: the FNV-1a of its lower-cased words, so the template holds numbers, not page text. */
-function lineKey(words: readonly string[]): number {
-  return fnv1a(words.join(' '));
+/** A line's key: the FNV-1a of its path and lower-cased words, so the template holds numbers, not page text. */
+function lineKey(line: TextLine, words: readonly string[]): number {
+  return fnv1a(`${line.path}\n${words.join(' ')}`);
 }
 
-/** The keys of a page's lines long enough to be judged (`MIN_LINE_WORDS`). */
+/** The keys of a page's lines (of `MIN_KEPT_WORDS` or more). */
 export function pageLineKeys(tree: BlockTree): Set<number> {
   const keys = new Set<number>();
   for (const line of blockLines(tree.root).lines) {
     const words = terms(line.text);
-    if (words.length >= MIN_LINE_WORDS) keys.add(lineKey(words));
+    if (words.length >= MIN_KEPT_WORDS) keys.add(lineKey(line, words));
   }
   return keys;
 }
@@ -43,9 +48,17 @@ export function repeatedLineKeys(pages: readonly ReadonlySet<number>[]): number[
     .sort((a, b) => a - b);
 }
 
-/** How many of a reading's words are in lines the site repeats (each line given as its words). */
-export function repeatedWords(lines: readonly (readonly string[])[], repeated: ReadonlySet<number>): number {
+/** Whether the layout's pages repeat a line, at its path. */
+export function isRepeatedLine(line: TextLine, repeated: ReadonlySet<number>): boolean {
+  return repeated.has(lineKey(line, terms(line.text)));
+}
+
+/** How many of a reading's words are in lines of `MIN_JUDGED_WORDS` or more that the layout's pages repeat. */
+export function repeatedWords(lines: readonly TextLine[], repeated: ReadonlySet<number>): number {
   let count = 0;
-  for (const words of lines) if (words.length >= MIN_LINE_WORDS && repeated.has(lineKey(words))) count += words.length;
+  for (const line of lines) {
+    const words = terms(line.text);
+    if (words.length >= MIN_JUDGED_WORDS && repeated.has(lineKey(line, words))) count += words.length;
+  }
   return count;
 }
