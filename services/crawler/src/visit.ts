@@ -125,6 +125,7 @@ async function render(context: VisitContext, leased: LeasedUrl, site: Site): Pro
     },
     timeoutMs: context.rt.env.WINNOW_FETCH_TIMEOUT_MS,
   });
+  if (rendered.status >= 300 && rendered.status < 400) return rendered;
   // Chromium serialises the DOM as UTF-8 whatever the page was sent in.
   return { ...rendered, headers: { ...rendered.headers, 'content-type': 'text/html; charset=utf-8' } };
 }
