@@ -246,6 +246,12 @@ for (const scope of [window, frame.contentWindow]) {
     assert.match(body, /data reached through a redirect/);
   });
 
+  test('on a site that allows private addresses, subresources on a private host (redirect targets too) are allowed only on the site itself', async () => {
+    const { body } = await crawlPage('private-sub', '/private-sub.html');
+    assert.deepEqual(internalSeen, []);
+    assert.match(body, /data reached through a redirect/, 'a request to the site itself still works');
+  });
+
   test('WebRTC sends nothing: no STUN datagram, no TURN connection', async () => {
     const { body } = await crawlPage('webrtc', '/rtc.html');
     assert.match(body, /WebRTC unavailable unavailable/, 'RTCPeerConnection is gone, in the page and in a frame of it');

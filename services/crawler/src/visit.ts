@@ -113,11 +113,23 @@ function fetchOnce(context: VisitContext, url: string, config: SiteConfig, previ
   return context.fetcher.fetch({ url, allowPrivate: config.allowPrivateAddresses, headers });
 }
 
+/**
+ * A page rendered in Chromium, every request of it fetched here. On a site that allows private
+ * addresses, the page's documents may be on them (its navigations are held to the site's globs),
+ * but its subresources only on the site's own origins (its seeds'): the site's scripts must not
+ * reach every private host and port of the network. Public subresources (a CDN) stay allowed.
+ */
 async function render(context: VisitContext, leased: LeasedUrl, site: Site): Promise<FetchedResponse> {
   const browser = await context.browser();
+  const origins = siteOrigins(site.config);
   const rendered = await browser.render({
     url: leased.url,
-    fetch: (url, headers) => context.fetcher.fetch({ url, allowPrivate: site.config.allowPrivateAddresses, headers }),
+    fetch: (url, headers, kind) =>
+      context.fetcher.fetch({
+        url,
+        allowPrivate: site.config.allowPrivateAddresses && (kind === 'document' || origins.has(new URL(url).origin)),
+        headers,
+      }),
     refusedNavigation: (url) => {
       const normalized = normalizeUrl(url, undefined, context.trackingParams);
       const why = normalized && normalized !== leased.url ? refusedLink(normalized, site.config) : null;
