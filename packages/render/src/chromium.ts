@@ -15,6 +15,9 @@ const QUIET_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--dns-prefetch-disable',
+  // WebRTC's STUN and TURN traffic (UDP, and TCP to TURN servers) is Chromium's own, outside any
+  // request routing: a page could send it to any address. UDP is never proxied, so this turns it off.
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
 /**

@@ -24,7 +24,7 @@ import { readLinks } from './links.js';
 import { type HostPace, type Politeness, retryAfterMs } from './politeness.js';
 import type { RobotsCache } from './robots.js';
 import { readSitemap } from './sitemaps.js';
-import { normalizeUrl } from './urls.js';
+import { normalizeUrl, trapReason } from './urls.js';
 
 /** The media types a stored page may have: what the extractor can read. */
 const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
@@ -81,12 +81,7 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
     return retriable ? retryOrFail(context, leased, site, reason) : fail(context, leased, site, reason);
   }
   if (config.sitemaps && leased.depth === 0 && rules.sitemaps.length > 0) {
-    await admit(
-      context,
-      leased,
-      site,
-      rules.sitemaps.flatMap((sitemap) => sitemapEntry(sitemap, context.trackingParams)),
-    );
+    await admit(context, leased, site, sitemapEntries(context, leased, site, rules.sitemaps));
   }
   if (!rules.isAllowed(leased.url)) return { outcome: 'disallowed' };
 
@@ -118,11 +113,23 @@ function fetchOnce(context: VisitContext, url: string, config: SiteConfig, previ
   return context.fetcher.fetch({ url, allowPrivate: config.allowPrivateAddresses, headers });
 }
 
+/**
+ * A page rendered in Chromium, every request of it fetched here. On a site that allows private
+ * addresses, the page's documents may be on them (its navigations are held to the site's globs),
+ * but its subresources only on the site's own origins (its seeds'): the site's scripts must not
+ * reach every private host and port of the network. Public subresources (a CDN) stay allowed.
+ */
 async function render(context: VisitContext, leased: LeasedUrl, site: Site): Promise<FetchedResponse> {
   const browser = await context.browser();
+  const origins = siteOrigins(site.config);
   const rendered = await browser.render({
     url: leased.url,
-    fetch: (url, headers) => context.fetcher.fetch({ url, allowPrivate: site.config.allowPrivateAddresses, headers }),
+    fetch: (url, headers, kind) =>
+      context.fetcher.fetch({
+        url,
+        allowPrivate: site.config.allowPrivateAddresses && (kind === 'document' || origins.has(new URL(url).origin)),
+        headers,
+      }),
     refusedNavigation: (url) => {
       const normalized = normalizeUrl(url, undefined, context.trackingParams);
       const why = normalized && normalized !== leased.url ? refusedLink(normalized, site.config) : null;
@@ -130,6 +137,7 @@ async function render(context: VisitContext, leased: LeasedUrl, site: Site): Pro
     },
     timeoutMs: context.rt.env.WINNOW_FETCH_TIMEOUT_MS,
   });
+  if (rendered.status >= 300 && rendered.status < 400) return rendered;
   // Chromium serialises the DOM as UTF-8 whatever the page was sent in.
   return { ...rendered, headers: { ...rendered.headers, 'content-type': 'text/html; charset=utf-8' } };
 }
@@ -223,13 +231,32 @@ async function readSitemapResponse(context: VisitContext, leased: LeasedUrl, sit
     return { outcome: 'refused', error: `unreadable sitemap: ${(error as Error).message}` };
   }
   const pages = foundEntries(listed.pages, 0, { config: site.config, trackingParams: context.trackingParams });
-  await admit(context, leased, site, [...pages, ...listed.sitemaps.flatMap((sitemap) => sitemapEntry(sitemap, context.trackingParams))]);
+  await admit(context, leased, site, [...pages, ...sitemapEntries(context, leased, site, listed.sitemaps)]);
   return { outcome: 'read' };
 }
 
-function sitemapEntry(sitemap: string, trackingParams: readonly string[]): FrontierEntry[] {
-  const url = normalizeUrl(sitemap, undefined, trackingParams);
-  return url ? [frontierEntry(url, 0, 'sitemap')] : [];
+/** The origins of a site's seeds: its own, whatever else its globs allow. */
+function siteOrigins(config: SiteConfig): Set<string> {
+  return new Set(config.seeds.map((seed) => new URL(seed).origin));
+}
+
+/**
+ * Sitemaps named by robots.txt or listed by a sitemap index that may join the crawl: on the site's
+ * own origins (its seeds', as `/sitemap.xml`), and not crawler traps. A sitemap elsewhere would make
+ * the site's files send the crawler to any host; each one refused is logged with the reason. The
+ * site's globs are not applied: sitemaps conventionally sit at the origin's root, outside globs that
+ * narrow a site to a section, and the pages they list are held to the globs.
+ */
+function sitemapEntries(context: VisitContext, leased: LeasedUrl, site: Site, sitemaps: readonly string[]): FrontierEntry[] {
+  const origins = siteOrigins(site.config);
+  const entries: FrontierEntry[] = [];
+  for (const sitemap of sitemaps) {
+    const url = normalizeUrl(sitemap, undefined, context.trackingParams);
+    const why = url === null ? 'not an http(s) URL' : origins.has(new URL(url).origin) ? trapReason(url) : "not on the site's own origins (its seeds')";
+    if (why === null && url !== null) entries.push(frontierEntry(url, 0, 'sitemap'));
+    else context.rt.log.info({ site: site.name, crawlId: leased.crawlId, sitemap, from: leased.url, reason: why }, `sitemap refused: ${why}`);
+  }
+  return entries;
 }
 
 /** Admits the entries this process has not yet seen admitted to the crawl (the database admits each URL once anyway). */

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import { loadEnv } from '@winnow/config';
+import { addSite, openRuntime, type Runtime, startCrawl } from '@winnow/runtime';
+import { startCrawler } from './crawler.js';
+import { crawlToEnd } from './testing/crawlToEnd.js';
+
+let rt: Runtime;
+let site: Server;
+let origin: string;
+let internal: Server;
+let internalOrigin: string;
+/** Paths the site served, and what reached the internal server (which must see nothing). */
+const siteSeen: string[] = [];
+const internalSeen: string[] = [];
+const logged: string[] = [];
+
+const xml = (body: string) => `<?xml version="1.0" encoding="UTF-8"?>${body}`;
+
+before(async () => {
+  internal = createServer((request, response) => {
+    internalSeen.push(request.url ?? '');
+    response.writeHead(200, { 'content-type': 'application/xml' }).end(xml('<urlset><url><loc>http://127.0.0.1:1/secret</loc></url></urlset>'));
+  });
+  await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+  internalOrigin = `http://127.0.0.1:${(internal.address() as AddressInfo).port}`;
+  site = createServer((request, response) => {
+    const path = request.url ?? '/';
+    siteSeen.push(path);
+    const send = (type: string, body: string) => void response.writeHead(200, { 'content-type': type }).end(body);
+    switch (path) {
+      case '/robots.txt':
+        return send(
+          'text/plain',
+          `User-agent: *\nAllow: /\nSitemap: ${internalOrigin}/x.xml\nSitemap: ${origin}/maps/maps/maps/trap.xml\nSitemap: ${origin}/index.xml\n`,
+        );
+      case '/index.xml':
+        return send(
+          'application/xml',
+          xml(`<sitemapindex><sitemap><loc>${internalOrigin}/child.xml</loc></sitemap><sitemap><loc>${origin}/child.xml</loc></sitemap></sitemapindex>`),
+        );
+      case '/child.xml':
+        return send('application/xml', xml(`<urlset><url><loc>${origin}/listed.html</loc></url></urlset>`));
+      case '/':
+      case '/listed.html':
+        return send('text/html; charset=utf-8', `<html><body><p>The page at ${path}, with words enough to be a page.</p></body></html>`);
+      default:
+        return void response.writeHead(404, { 'content-type': 'text/html' }).end('<p>none</p>');
+    }
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
+  const info = rt.log.info.bind(rt.log);
+  rt.log.info = ((...args: Parameters<typeof info>) => {
+    logged.push(JSON.stringify(args));
+    return info(...args);
+  }) as typeof info;
+});
+
+after(async () => {
+  await rt.close();
+  for (const server of [site, internal]) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test("sitemaps named by robots.txt or a sitemap index are fetched only on the site's own origins and never as traps; each one refused is logged", async () => {
+  const crawler = startCrawler(rt);
+  try {
+    await addSite(rt, { name: 'maps', seeds: [`${origin}/`], allowPrivateAddresses: true, templateEveryMs: 0, sitemaps: true, maxDepth: 0 });
+    const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'maps')).id);
+    assert.equal(crawl.state, 'finished');
+    assert.deepEqual(internalSeen, [], 'no sitemap on another host was fetched');
+    assert.ok(!siteSeen.includes('/maps/maps/maps/trap.xml'), 'the trap-shaped sitemap was not fetched');
+    for (const path of ['/index.xml', '/child.xml', '/listed.html']) assert.ok(siteSeen.includes(path), `${path} was fetched`);
+    const refusals = logged.filter((line) => line.includes('sitemap refused'));
+    for (const sitemap of [`${internalOrigin}/x.xml`, `${internalOrigin}/child.xml`, `${origin}/maps/maps/maps/trap.xml`]) {
+      assert.ok(
+        refusals.some((line) => line.includes(sitemap)),
+        `${sitemap} refused in the log: ${refusals.join('\n')}`,
+      );
+    }
+    assert.ok(refusals.some((line) => line.includes("not on the site's own origins")));
+  } finally {
+    await crawler.close();
+  }
+});
