@@ -29,6 +29,18 @@ describe('the crawler network policy', () => {
     assert.equal(refusedAddress('::ffff:93.184.215.14', false), null);
   });
 
+  test('IPv4-compatible IPv6 addresses (::/96) are reserved: refused, even for a site that allows private addresses', () => {
+    for (const address of ['::7f00:1', '::a9fe:a9fe', '::5db8:d70e', '::2']) {
+      assert.match(refusedAddress(address, true) ?? '', /is not a public address \(ipv4Compatible\)/, address);
+    }
+    const host = new URL('http://[::127.0.0.1]/').hostname;
+    assert.equal(host, '[::7f00:1]');
+    assert.match(refusedHost(host, true) ?? '', /::7f00:1 is not a public address/);
+    assert.throws(() => parseSiteConfig({ name: 'compat', seeds: ['http://[::127.0.0.1]:8080/'], allowPrivateAddresses: true }), /seeds\.0: refused: ::7f00:1/);
+    assert.equal(refusedAddress('::1', true), null, '::1 in it is still loopback');
+    assert.match(refusedAddress('::', true) ?? '', /\(unspecified\)/);
+  });
+
   test('host names that always mean this machine are refused before any lookup; other names wait for theirs', () => {
     for (const host of ['localhost', 'LOCALHOST.', 'api.localhost', '[::1]']) assert.ok(refusedHost(host, false), host);
     assert.equal(refusedHost('localhost', true), null);

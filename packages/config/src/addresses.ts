@@ -7,6 +7,14 @@ const PRIVATE_RANGES: ReadonlySet<string> = new Set(['loopback', 'private', 'uni
 const PUBLIC_RANGE = 'unicast';
 
 /**
+ * Reserved ranges ipaddr.js does not name, which it would call public `unicast`: IPv4-compatible
+ * IPv6 (`::/96`, `[::7f00:1]` for 127.0.0.1), deprecated by RFC 4291 §2.5.5.1 and listed as
+ * reserved by IANA; a system that still routes it reaches the IPv4 address it carries. (`::` and
+ * `::1` in it keep their own names.)
+ */
+const UNNAMED_RESERVED = { ipv4Compatible: [ipaddr.IPv6.parseCIDR('::/96')] };
+
+/**
  * Instance-metadata endpoints of cloud providers (AWS, GCP, Azure, OpenStack: 169.254.169.254;
  * AWS ECS: 169.254.170.2; AWS over IPv6: fd00:ec2::254; Alibaba: 100.100.100.200). They hand out
  * credentials to whoever asks from inside the machine, so they are refused even for a site that
@@ -20,9 +28,9 @@ const LOOPBACK_NAME = /^(?:localhost|localhost\.localdomain|ip6-localhost|ip6-lo
 /**
  * Why the crawler must not connect to `address` (an IP address, as resolved), or null when it may.
  * Public unicast addresses are allowed; the operator's own networks (loopback, RFC 1918, RFC 4193,
- * link-local, CGNAT) only with `allowPrivate`; multicast, broadcast, unspecified, reserved and cloud
- * metadata addresses never. An IPv6 address that carries an IPv4 one (IPv4-mapped, NAT64, 6to4,
- * Teredo) is judged by the IPv4 address it reaches.
+ * link-local, CGNAT) only with `allowPrivate`; multicast, broadcast, unspecified, reserved (with
+ * `UNNAMED_RESERVED`) and cloud metadata addresses never. An IPv6 address that carries an IPv4 one
+ * (IPv4-mapped, NAT64, 6to4, Teredo) is judged by the IPv4 address it reaches.
  */
 export function refusedAddress(address: string, allowPrivate: boolean): string | null {
   if (!ipaddr.isValid(address)) return `"${address}" is not an IP address`;
@@ -30,7 +38,8 @@ export function refusedAddress(address: string, allowPrivate: boolean): string |
   const normalized = parsed.toNormalizedString();
   const shown = parsed.toString();
   if (METADATA_ADDRESSES.has(normalized) || METADATA_ADDRESSES.has(shown)) return `${shown} is a cloud metadata address`;
-  const range = parsed.range();
+  const named = parsed.range();
+  const range = named === PUBLIC_RANGE && parsed.kind() === 'ipv6' ? ipaddr.subnetMatch(parsed, UNNAMED_RESERVED, named) : named;
   if (range === PUBLIC_RANGE) return null;
   if (PRIVATE_RANGES.has(range)) {
     return allowPrivate

@@ -1,3 +1,4 @@
+import { escape as escapeGlob } from 'minimatch';
 import { WinnowError } from './errors.js';
 import { z } from 'zod';
 import { refusedHost } from './addresses.js';
@@ -89,8 +90,12 @@ export function parseSiteConfig(input: unknown): SiteConfig {
   return parsed.data;
 }
 
-/** The URL globs a crawl may follow: the configured ones, or everything under each seed's origin. */
+/**
+ * The URL globs a crawl may follow: the configured ones, or everything under each seed's origin.
+ * The origin is escaped: an IPv6 host (`[::1]`) would otherwise be a character class, and a host
+ * with braces or parentheses a glob expression, so the site could not follow its own links.
+ */
 export function allowedGlobs(site: SiteConfig): string[] {
   if (site.allow.length > 0) return site.allow;
-  return [...new Set(site.seeds.map((seed) => `${new URL(seed).origin}/**`))];
+  return [...new Set(site.seeds.map((seed) => `${escapeGlob(new URL(seed).origin, { magicalBraces: true })}/**`))];
 }

@@ -119,6 +119,15 @@ describe('buildBlockTree', () => {
     );
   });
 
+  it('a stray NUL in a page given as a string is read as U+FFFD, never kept', () => {
+    const tree = buildBlockTree(`<p>${'text '.repeat(100)}</p><p>a\u0000b</p>`);
+    const text = blockLines(tree.root)
+      .lines.map((line) => line.text)
+      .join(' ');
+    assert.ok(!text.includes('\u0000') && text.includes('a\ufffdb'), text.slice(-40));
+    assert.match(tree.warnings.join(' '), /NUL characters were replaced/);
+  });
+
   it('refines paths with stable id and class tokens when asked', () => {
     const tree = buildBlockTree('<div id="main" class="story col-12 body"><p>x</p></div>', { pathMode: 'tags+classes' });
     assert.ok(tree.blocks.some((block) => block.path === 'HTML.BODY.DIV#main[body story].P'));

@@ -25,6 +25,29 @@ test('a demo site clusters into its article pages and its list pages', () => {
   assert.equal(clusterFor({ url: 'http://127.0.0.1:1/x.html', html: '<p>nothing alike</p>' }, clusters), undefined);
 });
 
+test('pages that are not readable HTML are in no cluster; the rest of the site clusters as without them', () => {
+  const site = demoSite('gazette', { articles: 30 });
+  const good = site.pages.map((page) => ({ url: `http://127.0.0.1:1${page.path}`, html: page.html }));
+  const bad = [
+    { url: 'http://127.0.0.1:1/articles/9001.html', html: ' \n\t ' },
+    { url: 'http://127.0.0.1:1/articles/9002.html', html: '\u0000\u0001PNG\u0000'.repeat(500) },
+  ];
+  const clusters = clusterPages([...good, ...bad], { minPages: 3 });
+  const members = clusters.flatMap((cluster) => cluster.members);
+  assert.ok(!members.includes(good.length) && !members.includes(good.length + 1), 'the unreadable pages are members of no cluster');
+  assert.deepEqual(clusters, clusterPages(good, { minPages: 3 }));
+});
+
+test('a page with C0 control characters in its text (no NULs) is a page like the others', () => {
+  const site = demoSite('gazette', { articles: 12 });
+  const pages = site.pages.map((page) => ({ url: `http://127.0.0.1:1${page.path}`, html: page.html }));
+  const article = pages.findIndex((page) => page.url.includes('/articles/'));
+  const html = (pages[article] as { html: string }).html;
+  pages[article] = { url: (pages[article] as { url: string }).url, html: html.replace(/<p>/g, '<p>\u0001\u0002\u0003 '.repeat(40)) };
+  const clusters = clusterPages(pages, { minPages: 3 });
+  assert.ok(clusters.some((cluster) => cluster.members.includes(article)));
+});
+
 test('documentTitle reads the title element, entities decoded', () => {
   assert.equal(documentTitle('<html><head><title> Fish &amp;\n chips </title></head><body><title>no</title></body></html>'), 'Fish & chips');
   assert.equal(documentTitle('<p>none</p>'), '');

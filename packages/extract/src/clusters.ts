@@ -1,3 +1,4 @@
+import { ExtractionError } from './errors.js';
 import { jaccard, mostSimilar, sharedPaths, structureOf } from './structure.js';
 
 /** A page of a site, as the clustering reads it. */
@@ -64,12 +65,21 @@ function signatureOf(structures: readonly Set<string>[]): Set<string> {
  *    numbered pages of the same list).
  * 3. A group smaller than `minPages` joins the nearest larger group if its signature is near
  *    enough (Jaccard >= `nearEnough`); otherwise it stays alone and gets no template.
- * Clusters come largest first.
+ * Clusters come largest first. A page that is not readable HTML (its parse throws an
+ * `ExtractionError`: empty, binary) is in no cluster, so that one bad page cannot fail a whole
+ * site's preparation; the caller reports the pages no cluster lists.
  */
 export function clusterPages(pages: readonly SitePage[], options: ClusterOptions = {}): PageCluster[] {
   const settings = { ...DEFAULTS, ...options };
   const byPattern = new Map<string, Group>();
   pages.forEach((page, index) => {
+    let structure: Set<string>;
+    try {
+      structure = structureOf(page.html);
+    } catch (error) {
+      if (error instanceof ExtractionError) return;
+      throw error;
+    }
     const pattern = urlPattern(page.url);
     let group = byPattern.get(pattern);
     if (!group) {
@@ -78,7 +88,7 @@ export function clusterPages(pages: readonly SitePage[], options: ClusterOptions
     }
     group.patterns.set(pattern, (group.patterns.get(pattern) ?? 0) + 1);
     group.members.push(index);
-    group.structures.push(structureOf(page.html));
+    group.structures.push(structure);
   });
   let groups = [...byPattern.values()];
   for (const group of groups) group.signature = signatureOf(group.structures);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { buildBlockTree } from './blockTree.js';
 import { decodeHtml } from './decode.js';
 import { ExtractionError } from './errors.js';
 
@@ -36,6 +37,29 @@ describe('decodeHtml', () => {
     const png = new Uint8Array(4096).map((_, i) => (i % 3 === 0 ? 0 : i % 251));
     assert.throws(
       () => decodeHtml(png),
+      (error: unknown) => error instanceof ExtractionError && error.code === 'binary-input',
+    );
+  });
+
+  it('replaces NULs by U+FFFD, as the HTML tokenizer does, and says so', () => {
+    const text = '<p>Some words of an ordinary paragraph.</p>'.repeat(10);
+    const decoded = decodeHtml(Buffer.from(`${text}<p>a\u0000b</p>`));
+    assert.equal(decoded.html, `${text}<p>a\ufffdb</p>`);
+    assert.match(decoded.warnings.join(' '), /NUL characters were replaced by U\+FFFD/);
+  });
+
+  it('keeps other C0 controls in text: a page with many is text, not binary, by the same rule as the parsers', () => {
+    const paragraph = 'An ordinary paragraph \u0001\u0002\u0003 of text. ';
+    const html = `<html><body>${`<p>${paragraph}</p>`.repeat(200)}</body></html>`;
+    const decoded = decodeHtml(Buffer.from(html));
+    assert.equal(decoded.html, html);
+    assert.ok(buildBlockTree(decoded.html).blocks.length > 0, 'the parsers read what the decoder accepted');
+  });
+
+  it('judges UTF-16 by its characters, not its NUL bytes', () => {
+    assert.match(decodeHtml(Buffer.from('\ufeff<p>text</p>', 'utf16le')).html, /<p>text<\/p>/);
+    assert.throws(
+      () => decodeHtml(Buffer.from(`\ufeff${'\u0000\u0001'.repeat(500)}`, 'utf16le')),
       (error: unknown) => error instanceof ExtractionError && error.code === 'binary-input',
     );
   });

@@ -1,5 +1,6 @@
 import sniffHtmlEncoding from 'html-encoding-sniffer';
 import { ExtractionError } from './errors.js';
+import { looksBinary, nulsReplaced } from './input.js';
 
 export interface DecodedHtml {
   html: string;
@@ -8,29 +9,21 @@ export interface DecodedHtml {
   warnings: string[];
 }
 
-/** Share of NUL bytes in the first kilobytes above which a body is binary, not a text document. */
-const BINARY_NUL_SHARE = 0.01;
-
 /**
  * Turns fetched bytes into the HTML string the extractor reads, the way a browser would: a BOM,
  * then the transport's `Content-Type` charset, then a `<meta charset>` in the first 1024 bytes
  * (WHATWG prescan, via html-encoding-sniffer), else UTF-8. Bytes invalid in that encoding become
- * U+FFFD and a warning says so; a body that looks binary is refused with a typed error.
+ * U+FFFD and a warning says so, and so do NULs (`nulsReplaced`: Postgres cannot store them); a
+ * body that looks binary (`looksBinary`, the one rule the crawler, templater and extractor share)
+ * is refused with a typed error.
  */
 export function decodeHtml(bytes: Uint8Array, contentType?: string): DecodedHtml {
   if (bytes.length === 0) throw new ExtractionError('empty-input', 'the page body is empty');
-  const head = bytes.subarray(0, 8192);
-  let nuls = 0;
-  for (const byte of head) if (byte === 0) nuls++;
   const encodingLabel = charsetOf(contentType);
   const encoding = sniffHtmlEncoding(bytes, {
     ...(encodingLabel ? { transportLayerEncodingLabel: encodingLabel } : {}),
     defaultEncoding: 'UTF-8',
   });
-  const isUtf16 = encoding.startsWith('UTF-16');
-  if (!isUtf16 && nuls / head.length > BINARY_NUL_SHARE) {
-    throw new ExtractionError('binary-input', 'the page body is binary data, not an HTML document');
-  }
   const warnings: string[] = [];
   let html: string;
   try {
@@ -39,7 +32,11 @@ export function decodeHtml(bytes: Uint8Array, contentType?: string): DecodedHtml
     html = new TextDecoder(encoding).decode(bytes);
     warnings.push(`bytes invalid in ${encoding} were replaced by U+FFFD`);
   }
-  return { html, encoding, warnings };
+  // UTF-16 text is half NUL bytes: it is judged by its characters.
+  if (looksBinary(encoding.startsWith('UTF-16') ? html : bytes)) {
+    throw new ExtractionError('binary-input', 'the page body is binary data, not an HTML document');
+  }
+  return { html: nulsReplaced(html, warnings), encoding, warnings };
 }
 
 function charsetOf(contentType: string | undefined): string | undefined {

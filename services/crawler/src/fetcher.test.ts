@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { constants, createGzip } from 'node:zlib';
+import { brotliCompressSync, constants, createGzip, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { FetchError, Fetcher } from './fetcher.js';
 
 const USER_AGENT = 'WinnowBot/0.1 (+https://winnow.test/bot)';
@@ -27,6 +27,8 @@ async function close(listening: Listening): Promise<void> {
   listening.server.closeAllConnections();
   await new Promise((resolve) => listening.server.close(resolve));
 }
+
+const PAGE = Buffer.from(`<html><body>${'<p>The harbour at dawn.</p>'.repeat(50)}</body></html>`);
 
 const isFetchError = (code: string, message: RegExp) => (error: unknown) => error instanceof FetchError && error.code === code && message.test(error.message);
 
@@ -69,6 +71,24 @@ describe('the fetcher', () => {
           response.on('close', () => clearInterval(timer));
           return;
         }
+        case '/gzip-identity':
+          return void response.writeHead(200, { 'content-encoding': 'gzip, identity' }).end(gzipSync(PAGE));
+        case '/gzip-gzip':
+          return void response.writeHead(200, { 'content-encoding': 'GZIP ,gzip' }).end(gzipSync(gzipSync(PAGE)));
+        case '/deflate-br':
+          return void response.writeHead(200, { 'content-encoding': 'deflate, br' }).end(brotliCompressSync(deflateSync(PAGE)));
+        case '/raw-deflate':
+          return void response.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateRawSync(PAGE));
+        case '/zstd':
+          return void response.writeHead(200, { 'content-encoding': 'zstd' }).end(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 1, 2, 3]));
+        case '/constructor':
+          return void response.writeHead(200, { 'content-encoding': 'constructor' }).end(PAGE);
+        case '/mislabeled':
+          return void response.writeHead(200, { 'content-encoding': 'gzip' }).end(brotliCompressSync(PAGE));
+        case '/layered-bomb':
+          return void response
+            .writeHead(200, { 'content-encoding': 'gzip, gzip' })
+            .end(gzipSync(gzipSync(Buffer.alloc(50 * 1024 * 1024), { level: 9 }), { level: 9 }));
         case '/slow':
           return void setTimeout(() => response.end('late'), 3000);
         default:
@@ -132,6 +152,40 @@ describe('the fetcher', () => {
     );
     const grown = (process.memoryUsage().rss - before) / 1024 / 1024;
     assert.ok(grown < 100, `RSS grew by ${grown.toFixed(0)} MiB for a 400 MiB bomb`);
+  });
+
+  test('undoes every listed content coding, last applied first, and ignores identity', async () => {
+    for (const path of ['/gzip-identity', '/gzip-gzip', '/deflate-br']) {
+      const { body } = await fetcher.fetch({ url: `http://127.0.0.1:${site.port}${path}`, allowPrivate: true });
+      assert.deepEqual(body, PAGE, path);
+    }
+  });
+
+  test('reads raw deflate sent as deflate, as browsers do', async () => {
+    const { body } = await fetcher.fetch({ url: `http://127.0.0.1:${site.port}/raw-deflate`, allowPrivate: true });
+    assert.deepEqual(body, PAGE);
+  });
+
+  test('refuses a coding it cannot undo by name, and a body that is not what its coding says', async () => {
+    await assert.rejects(
+      fetcher.fetch({ url: `http://127.0.0.1:${site.port}/zstd`, allowPrivate: true }),
+      isFetchError('bad-response', /^unsupported content-encoding zstd$/),
+    );
+    await assert.rejects(
+      fetcher.fetch({ url: `http://127.0.0.1:${site.port}/constructor`, allowPrivate: true }),
+      isFetchError('bad-response', /^unsupported content-encoding constructor$/),
+    );
+    await assert.rejects(
+      fetcher.fetch({ url: `http://127.0.0.1:${site.port}/mislabeled`, allowPrivate: true }),
+      isFetchError('bad-response', /could not be decompressed/),
+    );
+  });
+
+  test('every layer of a layered coding is cut off at the byte limit', async () => {
+    await assert.rejects(
+      fetcher.fetch({ url: `http://127.0.0.1:${site.port}/layered-bomb`, allowPrivate: true }),
+      isFetchError('too-large', /larger than the limit of 65536 bytes/),
+    );
   });
 
   test('says what went wrong in words: a timeout, a refused connection, an unknown host', async () => {

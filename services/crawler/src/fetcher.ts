@@ -3,7 +3,8 @@ import type { LookupAddress } from 'node:dns';
 import { isIPv6 } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { Writable, type Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 import { refusedAddress, refusedHost } from '@winnow/config';
 import { Agent, request } from 'undici';
 
@@ -61,9 +62,10 @@ const BODYLESS_STATUS = (status: number) => status < 200 || status === 204 || st
  * private addresses, and metadata always), and the connection goes to an address that was judged —
  * so a DNS answer that changes between the check and the connection (rebinding) cannot slip
  * through. IP-literal hosts are judged before any connection. Redirects are never followed here:
- * the caller judges each target as a new URL. The body is decompressed as it arrives and cut off
- * past `maxBytes` (a gzip bomb costs at most that much memory), and the whole response must arrive
- * within `timeoutMs`.
+ * the caller judges each target as a new URL. The body is cut off past `maxBytes` as it arrives,
+ * then every content coding is undone, each layer's output also cut off past `maxBytes` (a gzip
+ * bomb costs at most that much memory); a coding the crawler cannot undo is refused by name. The
+ * whole response must arrive within `timeoutMs`.
  */
 export class Fetcher {
   readonly #options: FetcherOptions;
@@ -99,7 +101,13 @@ export class Fetcher {
         await response.body.dump();
         return { url: url.href, status: response.statusCode, headers, body: Buffer.alloc(0) };
       }
-      const body = await this.#readBody(response.body, headers['content-encoding']);
+      const codings = contentCodings(headers['content-encoding']);
+      const unsupported = codings.find((coding) => !DECODERS.has(coding));
+      if (unsupported !== undefined) {
+        await response.body.dump();
+        throw new FetchError('bad-response', `unsupported content-encoding ${unsupported}`);
+      }
+      const body = await this.#readBody(response.body, codings);
       return { url: url.href, status: response.statusCode, headers, body };
     } catch (error) {
       throw asFetchError(error, timeoutMs);
@@ -121,49 +129,81 @@ export class Fetcher {
     return agent;
   }
 
-  async #readBody(body: Readable, encoding: string | undefined): Promise<Buffer> {
+  async #readBody(body: Readable, codings: readonly string[]): Promise<Buffer> {
     const { maxBytes } = this.#options;
     const chunks: Buffer[] = [];
     let size = 0;
     const collect = new Writable({
       write(chunk: Buffer, _encoding, done) {
         size += chunk.length;
-        if (size > maxBytes) return done(new FetchError('too-large', `body larger than the limit of ${maxBytes} bytes`));
+        if (size > maxBytes) return done(tooLarge(maxBytes));
         chunks.push(chunk);
         done();
       },
     });
-    const decoder = decompressorFor(encoding);
-    await (decoder ? pipeline(body, limitStream(maxBytes), decoder, collect) : pipeline(body, collect));
-    return Buffer.concat(chunks, size);
+    await pipeline(body, collect);
+    let decoded: Buffer = Buffer.concat(chunks, size);
+    // The last coding applied is the first undone.
+    for (const coding of [...codings].reverse()) decoded = await (DECODERS.get(coding) as Decoder)(decoded, maxBytes);
+    return decoded;
   }
 }
 
-/** A compressed body larger than the limit is refused before it is inflated at all. */
-function limitStream(maxBytes: number) {
-  let size = 0;
-  return async function* (source: AsyncIterable<Buffer>) {
-    for await (const chunk of source) {
-      size += chunk.length;
-      if (size > maxBytes) throw new FetchError('too-large', `body larger than the limit of ${maxBytes} bytes`);
-      yield chunk;
+function tooLarge(maxBytes: number): FetchError {
+  return new FetchError('too-large', `body larger than the limit of ${maxBytes} bytes`);
+}
+
+/**
+ * The codings of a `Content-Encoding` header, in the order they were applied (RFC 9110 §8.4: a
+ * comma-separated list, case-insensitive), without `identity`, which changes nothing.
+ */
+function contentCodings(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+}
+
+type Decoder = (body: Buffer, maxBytes: number) => Promise<Buffer>;
+
+/** Undoes one coding, in the thread pool, stopping past `maxBytes` of output (a decompression bomb). */
+function capped(decode: (body: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>): Decoder {
+  return async (body, maxBytes) => {
+    try {
+      return await decode(body, { maxOutputLength: maxBytes });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(maxBytes);
+      throw error;
     }
   };
 }
 
-function decompressorFor(encoding: string | undefined) {
-  switch (encoding?.trim().toLowerCase()) {
-    case 'gzip':
-    case 'x-gzip':
-      return createGunzip();
-    case 'deflate':
-      return createInflate();
-    case 'br':
-      return createBrotliDecompress();
-    default:
-      return undefined;
-  }
-}
+const gunzipCapped = capped(promisify(gunzip));
+const inflateCapped = capped(promisify(inflate));
+const inflateRawCapped = capped(promisify(inflateRaw));
+
+/**
+ * The content codings the crawler undoes (those it asks for in `accept-encoding`). `deflate` is
+ * zlib-wrapped by the standard, but some servers send raw deflate under that name and browsers
+ * read it: so does the crawler, when the zlib header is missing.
+ */
+const DECODERS: ReadonlyMap<string, Decoder> = new Map([
+  ['gzip', gunzipCapped],
+  ['x-gzip', gunzipCapped],
+  ['br', capped(promisify(brotliDecompress))],
+  [
+    'deflate',
+    async (body: Buffer, maxBytes: number) => {
+      try {
+        return await inflateCapped(body, maxBytes);
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'Z_DATA_ERROR') throw error;
+        // Not zlib-wrapped: read as raw deflate; if that fails too, the zlib error says why.
+        return inflateRawCapped(body, maxBytes).catch((rawError: unknown) => Promise.reject(rawError instanceof FetchError ? rawError : error));
+      }
+    },
+  ],
+]);
 
 async function resolveWithSystem(hostname: string): Promise<string[]> {
   const addresses = await systemLookup(hostname, { all: true, verbatim: true });

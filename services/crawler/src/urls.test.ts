@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
+import { allowedGlobs, parseSiteConfig } from '@winnow/config';
 import { describe, test } from 'node:test';
 import { readLinks } from './links.js';
 import { retryAfterMs } from './politeness.js';
@@ -26,6 +27,21 @@ describe('URL normalisation', () => {
   test('allowed globs match case-insensitively', () => {
     assert.ok(isAllowedUrl('http://news.example/World/x', ['http://news.example/world/**']));
     assert.ok(!isAllowedUrl('http://other.example/world/x', ['http://news.example/**']));
+  });
+
+  test("a site's default globs cover its own links: an IPv6 origin, dot-paths, hosts with glob characters", () => {
+    const globsOf = (seed: string) => allowedGlobs(parseSiteConfig({ name: 'site', seeds: [seed], allowPrivateAddresses: true }));
+    const v6 = globsOf('http://[::1]:19001/');
+    assert.ok(isAllowedUrl('http://[::1]:19001/page', v6), String(v6));
+    assert.ok(!isAllowedUrl('http://[::2]:19001/page', v6));
+    assert.ok(!isAllowedUrl('http://:19001/page', v6));
+    const news = globsOf('https://news.example/');
+    assert.ok(isAllowedUrl('https://news.example/.well-known/security.txt', news));
+    assert.ok(isAllowedUrl('https://news.example/a/.hidden/b', news));
+    assert.ok(!isAllowedUrl('https://other.example/.well-known/security.txt', news));
+    const braces = globsOf('http://a{b,c}.example/');
+    assert.ok(isAllowedUrl(`${new URL('http://a{b,c}.example/').origin}/x`, braces), String(braces));
+    assert.ok(!isAllowedUrl('http://ab.example/x', braces));
   });
 
   test('Retry-After in seconds or as an HTTP date', () => {

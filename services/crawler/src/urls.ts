@@ -64,7 +64,11 @@ export function trapReason(url: string): string | null {
   return null;
 }
 
-/** True when a URL matches one of the site's allowed globs (Crawlee's `enqueueLinks` glob syntax, case-insensitive). */
+/**
+ * True when a URL matches one of the site's allowed globs (Crawlee's `enqueueLinks` glob syntax,
+ * case-insensitive). `dot`: a URL is not a file name, and `/.well-known/…` is as much under a
+ * site's `/**` as any other path.
+ */
 export function isAllowedUrl(url: string, globs: readonly string[]): boolean {
   return globs.some((glob) => compiledGlob(glob).match(url));
 }
@@ -77,7 +81,7 @@ function compiledGlob(glob: string): Minimatch {
   let compiled = compiledGlobs.get(glob);
   if (!compiled) {
     if (compiledGlobs.size >= MAX_COMPILED_GLOBS) compiledGlobs.clear();
-    compiled = new Minimatch(glob, { nocase: true });
+    compiled = new Minimatch(glob, { nocase: true, dot: true });
     compiledGlobs.set(glob, compiled);
   }
   return compiled;

@@ -62,23 +62,25 @@ export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: num
   if (!contentHash) throw new UnrecoverableError(`page ${pageId} (${url}) has no stored body: ${input.fetchError ?? 'not fetched'}`);
   if (!input.body) throw new UnrecoverableError(`page ${pageId}: body ${contentHash} is missing from raw_pages`);
 
+  // Reading the body (decoding, parsing, extracting) fails the same way every time: for good.
+  const unreadable = (error: unknown) => new UnrecoverableError(`page ${pageId} (${url}): ${(error as Error).message}`);
+  const shapes = await cache.shapes(rt, siteId, templateVersion);
   let html: string;
   let decodeWarnings: string[];
+  let shape: TemplateShape | undefined;
   try {
     ({ html, warnings: decodeWarnings } = decodeHtml(input.body, input.contentType ?? undefined));
+    shape = clusterFor({ url, html }, shapes);
   } catch (error) {
-    throw new UnrecoverableError(`page ${pageId} (${url}): ${(error as Error).message}`);
+    throw unreadable(error);
   }
-
-  const shapes = await cache.shapes(rt, siteId, templateVersion);
-  const shape = clusterFor({ url, html }, shapes);
   const template = (shape && (await cache.get(rt, shape.id))) ?? null;
   let result: ExtractionResult;
   try {
     // Off the event loop (rt.cpu): parsing and reading a large page must not hold up the queue's locks.
     result = await rt.cpu.extract({ html, fallback: rt.env.WINNOW_FALLBACK_METHOD, template });
   } catch (error) {
-    throw new UnrecoverableError(`page ${pageId} (${url}): ${(error as Error).message}`);
+    throw unreadable(error);
   }
   const templateId = template && shape ? shape.id : null;
   const extraction = await saveExtraction(rt.db, {

@@ -63,12 +63,15 @@ export async function prepareSite(rt: Runtime, siteId: number, options: { reextr
     }
   }
   bodies.clear();
-  if (unreadable.length > 0) {
-    rt.log.warn({ site: site.name, count: unreadable.length, urls: unreadable.slice(0, 10) }, 'pages skipped in template preparation: not readable HTML');
-  }
   const minPages = site.config.minTemplatePages;
   // Off the event loop (rt.cpu): grouping parses every stored page of the site.
   const clusters = await rt.cpu.cluster({ pages, minPages });
+  // A page the clustering could not parse (empty, binary) is in no cluster.
+  const clustered = new Set(clusters.flatMap((cluster) => cluster.members));
+  for (const [index, page] of pages.entries()) if (!clustered.has(index)) unreadable.push(page.url);
+  if (unreadable.length > 0) {
+    rt.log.warn({ site: site.name, count: unreadable.length, urls: unreadable.slice(0, 10) }, 'pages skipped in template preparation: not readable HTML');
+  }
   const current = await currentTemplates(rt.db, siteId);
   const templates: NewTemplate[] = [];
   for (const cluster of clusters) {
