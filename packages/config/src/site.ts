@@ -43,7 +43,9 @@ export const SITE_CONFIG_SCHEMA = z
     /**
      * The site is on a private network (loopback, RFC 1918, RFC 4193, link-local, CGNAT): the
      * crawler may connect there. Off by default, so that neither a seed nor a link or redirect can
-     * make the crawler reach the machine's own services or its network's.
+     * make the crawler reach the machine's own services or its network's. On a `render: browser`
+     * site, what the page loads itself (scripts, frames, fetches, and their redirects) may reach
+     * private addresses only on the seeds' origins.
      */
     allowPrivateAddresses: z.boolean().default(false),
     /** Also start from the sitemaps robots.txt names and from `/sitemap.xml` of each seed's origin. */
