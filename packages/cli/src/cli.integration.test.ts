@@ -185,6 +185,12 @@ describe('winnow up', () => {
         assert.ok(error.stderr?.includes(`set WINNOW_API_URL=${apiUrl} (and WINNOW_API_TOKEN`), error.stderr);
         return true;
       });
+      // A shell without the port `winnow up` was started with: the hint names the port it serves on.
+      const { WINNOW_API_PORT: _, ...withoutPort } = env;
+      await assert.rejects(run(process.execPath, [main, 'status'], { env: withoutPort }), (error: { stderr?: string }) => {
+        assert.ok(error.stderr?.includes(`set WINNOW_API_URL=${apiUrl} (and WINNOW_API_TOKEN`), error.stderr);
+        return true;
+      });
       const throughApi = await run(process.execPath, [main, 'sites', 'list'], { env: { ...env, WINNOW_API_URL: apiUrl } });
       assert.match(throughApi.stdout, /^via-api\t/m, 'with WINNOW_API_URL the CLI uses the running API');
     } finally {

@@ -1,6 +1,6 @@
-import type { Env } from '@winnow/config';
 import {
   addSite,
+  apiUrlFor,
   EmbeddedDatabaseBusyError,
   listSites,
   pipelineStatus,
@@ -96,16 +96,11 @@ export function remoteOperator(client: ApiClient): Operator {
   };
 }
 
-/** The URL `winnow up` serves its API on by this configuration, as a client would write it. */
-function localApiUrl(env: Env): string {
-  const host = ['0.0.0.0', '::'].includes(env.WINNOW_API_HOST) ? '127.0.0.1' : env.WINNOW_API_HOST;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${env.WINNOW_API_PORT}`;
-}
-
 /**
  * Runs an operator command: through the API at `WINNOW_API_URL` when it is set, else on the
  * pipeline opened here (closed afterwards). When the embedded database is held by another
- * process (such as `winnow up`), the error says how to use that process's API instead.
+ * process (such as `winnow up`), the error says how to use that process's API instead: the address
+ * that process noted, else the one this configuration (`WINNOW_API_HOST`, `WINNOW_API_PORT`) gives.
  */
 export async function withOperator<T>(work: (operator: Operator) => Promise<T>): Promise<T> {
   const env = commandEnv();
@@ -115,7 +110,8 @@ export async function withOperator<T>(work: (operator: Operator) => Promise<T>):
   } catch (error) {
     if (!(error instanceof EmbeddedDatabaseBusyError)) throw error;
     throw new EmbeddedDatabaseBusyError(
-      `${error.message}; to use its API from this command, set WINNOW_API_URL=${localApiUrl(env)} (and WINNOW_API_TOKEN to one of its operate tokens)`,
+      `${error.message}; to use its API from this command, set WINNOW_API_URL=${error.apiUrl ?? apiUrlFor(env.WINNOW_API_HOST, env.WINNOW_API_PORT)} (and WINNOW_API_TOKEN to one of its operate tokens)`,
+      error.apiUrl,
     );
   }
 }

@@ -1,4 +1,4 @@
-export { createLogger, EmbeddedDatabaseBusyError, openRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+export { announceApi, apiUrlFor, createLogger, EmbeddedDatabaseBusyError, openRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 export {
   addSite,
   CRAWL_LOG_PAGE_SIZE,
