@@ -93,7 +93,7 @@ describe('winnow demo', () => {
   it('runs the whole pipeline on the demo web and prints exact-phrase hits', async () => {
     const { stdout } = await winnow('demo', '--articles', '30');
     for (const site of ['gazette', 'ledger', 'almanac', 'relaunch', 'forecast'])
-      assert.match(stdout, new RegExp(`${site}: crawl \\d+ finished; 33 pages stored`));
+      assert.match(stdout, new RegExp(`^${site}: crawl \\d+ finished: 33 stored, 0 unchanged, .*\n  pages: 33 stored,`, 'm'));
     assert.match(stdout, /a phrase that runs through a <span>: "[^"]+"\n[1-9]\d* pages? match/);
     assert.match(stdout, /a phrase that crosses two paragraphs: "[^"]+"\n[1-9]\d* pages? match/);
     assert.match(stdout, /0 pages match "Winter tyres at half price"/);

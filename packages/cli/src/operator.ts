@@ -1,6 +1,9 @@
 import {
   addSite,
   apiUrlFor,
+  crawlLog,
+  type CrawlLogPage,
+  type CrawlLogParams,
   EmbeddedDatabaseBusyError,
   listSites,
   pipelineStatus,
@@ -10,6 +13,7 @@ import {
   siteTemplates,
   templateHealthHistory,
   startCrawl,
+  stopCrawl,
   type PipelineStatus,
   type Runtime,
   type SearchParams,
@@ -31,6 +35,9 @@ export interface Operator {
   listSites(): Promise<Site[]>;
   removeSite(name: string): Promise<void>;
   startCrawl(name: string): Promise<Crawl>;
+  /** Stops the site's queued or running crawl; undefined when it had none. */
+  stopCrawl(name: string): Promise<Crawl | undefined>;
+  crawlLog(name: string, params: CrawlLogParams): Promise<CrawlLogPage>;
   requestTemplates(name: string): Promise<void>;
   listTemplates(site?: string): Promise<TemplateSummary[]>;
   templateHealth(site: string): Promise<HealthRecord[]>;
@@ -48,6 +55,8 @@ export function localOperator(rt: Runtime): Operator {
     listSites: () => listSites(rt.db),
     removeSite: (name) => removeSite(rt, name),
     startCrawl: (name) => startCrawl(rt, name),
+    stopCrawl: (name) => stopCrawl(rt, name),
+    crawlLog: (name, params) => crawlLog(rt, name, params),
     requestTemplates: async (name) => void (await requestTemplates(rt, name)),
     listTemplates: (site) => siteTemplates(rt, site),
     templateHealth: (site) => templateHealthHistory(rt, site),
@@ -75,6 +84,8 @@ export function remoteOperator(client: ApiClient): Operator {
     listSites: () => client.listSites(),
     removeSite: (name) => client.removeSite(name),
     startCrawl: (name) => client.startCrawl(name),
+    stopCrawl: (name) => client.stopCrawl(name),
+    crawlLog: (name, params) => client.crawlLog(name, params),
     requestTemplates: (name) => client.requestTemplates(name),
     listTemplates: (site) => client.listTemplates(site),
     templateHealth: (site) => client.templateHealth(site),
