@@ -57,7 +57,11 @@ export function buildProgram(): Command {
     .argument('<name>', 'a slug: lowercase letters, digits, hyphens')
     .requiredOption('--seed <url...>', 'seed URLs')
     .option('--allow <glob...>', "URL globs the crawl may follow (default: everything under the seeds' origins)")
-    .option('--max-pages <n>', 'pages per crawl', positiveInteger)
+    .option(
+      '--max-pages <n>',
+      'URLs a crawl admits at most (sitemaps aside): each counts once admitted, stored or not (redirects, refused, disallowed and failed URLs too)',
+      positiveInteger,
+    )
     .option('--max-depth <n>', 'links followed from a seed', nonNegativeInteger)
     .option('--concurrency <n>', 'requests to one host in flight at once, across every crawler process', positiveInteger)
     .option('--delay-ms <n>', "least time between two requests to one host (robots.txt's Crawl-delay can raise it)", nonNegativeInteger)

@@ -84,12 +84,21 @@ function definedOnly(flags: object): Record<string, unknown> {
 
 const asJson = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
+/**
+ * One line per site with what `sites add` can set and an operator needs to see at a glance: how
+ * it is fetched, its budgets and pace, whether it may reach private addresses and reads sitemaps.
+ */
 export function formatSites(sites: readonly Site[]): string {
   if (sites.length === 0) return 'no sites; add one with `winnow sites add <name> --seed <url>`\n';
   return sites
-    .map(
-      (site) => `${site.name}\t${site.config.render}\tmax ${site.config.maxPages} pages\ttemplates v${site.templateVersion}\t${site.config.seeds.join(' ')}\n`,
-    )
+    .map((site) => {
+      const { config } = site;
+      const reach = [config.allowPrivateAddresses ? 'private addresses allowed' : 'public addresses only', config.sitemaps ? 'sitemaps' : 'no sitemaps'];
+      return (
+        `${site.name}\t${config.render}\tmax ${config.maxPages} URLs\tconcurrency ${config.concurrency}, delay ${config.delayMs} ms\t` +
+        `${reach.join(', ')}\ttemplates v${site.templateVersion}\t${config.seeds.join(' ')}\n`
+      );
+    })
     .join('');
 }
 
