@@ -1,5 +1,5 @@
 import type { ApiToken, TokenScope } from '@winnow/config';
-import type { PipelineStatus, SearchParams, search } from '@winnow/runtime';
+import type { CrawlLogPage, CrawlLogParams, PipelineStatus, SearchParams, search } from '@winnow/runtime';
 import type { Crawl, HealthRecord, Site, TemplateSummary } from '@winnow/storage';
 
 /** What a search returns, in-process or through the API. */
@@ -56,6 +56,21 @@ export class ApiClient {
 
   async startCrawl(name: string): Promise<Crawl> {
     return this.field<Crawl>(await this.request('operate', 'POST', `sites/${encodeURIComponent(name)}/crawl`), 'crawl');
+  }
+
+  /** The stopped (or stopping) crawl; undefined when the site had none queued or running. */
+  async stopCrawl(name: string): Promise<Crawl | undefined> {
+    const answer = await this.request('operate', 'POST', `sites/${encodeURIComponent(name)}/crawl/stop`);
+    return this.field<Crawl | null>(answer, 'crawl') ?? undefined;
+  }
+
+  async crawlLog(name: string, params: CrawlLogParams): Promise<CrawlLogPage> {
+    const query = new URLSearchParams();
+    if (params.outcomes?.length) query.set('outcome', params.outcomes.join(','));
+    for (const key of ['crawl', 'page', 'size'] as const) if (params[key] !== undefined) query.set(key, String(params[key]));
+    const log = await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/crawl/log?${query}`);
+    this.field(log, 'entries');
+    return log as CrawlLogPage;
   }
 
   async requestTemplates(name: string): Promise<void> {

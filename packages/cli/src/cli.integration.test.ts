@@ -93,7 +93,7 @@ describe('winnow demo', () => {
   it('runs the whole pipeline on the demo web and prints exact-phrase hits', async () => {
     const { stdout } = await winnow('demo', '--articles', '30');
     for (const site of ['gazette', 'ledger', 'almanac', 'relaunch', 'forecast'])
-      assert.match(stdout, new RegExp(`${site}: crawl \\d+ finished; 33 pages stored`));
+      assert.match(stdout, new RegExp(`^${site}: crawl \\d+ finished: 33 stored, 0 unchanged, .*\n  pages: 33 stored,`, 'm'));
     assert.match(stdout, /a phrase that runs through a <span>: "[^"]+"\n[1-9]\d* pages? match/);
     assert.match(stdout, /a phrase that crosses two paragraphs: "[^"]+"\n[1-9]\d* pages? match/);
     assert.match(stdout, /0 pages match "Winter tyres at half price"/);
@@ -114,7 +114,13 @@ describe('winnow, operating the embedded pipeline', () => {
       });
     await failsInEnv(['sites', 'add', 'example', '--seed', 'http://127.0.0.1:9/'], /seeds\.0: refused: 127\.0\.0\.1 is a private address/);
     await inEnv('sites', 'add', 'example', '--seed', 'http://127.0.0.1:9/', '--max-pages', '5', '--allow-private');
-    assert.match((await inEnv('sites', 'list')).stdout, /^example\thttp\tmax 5 pages\ttemplates v0\thttp:\/\/127\.0\.0\.1:9\//m);
+    await inEnv('sites', 'add', 'mapped', '--seed', 'https://mapped.example/', '--sitemaps', '--concurrency', '2', '--delay-ms', '250');
+    assert.equal(
+      (await inEnv('sites', 'list')).stdout,
+      'example\thttp\tmax 5 URLs\tconcurrency 4, delay 0 ms\tprivate addresses allowed, no sitemaps\ttemplates v0\thttp://127.0.0.1:9/\n' +
+        'mapped\thttp\tmax 1000 URLs\tconcurrency 2, delay 250 ms\tpublic addresses only, sitemaps\ttemplates v0\thttps://mapped.example/\n',
+    );
+    await inEnv('sites', 'remove', 'mapped');
     await failsInEnv(['sites', 'add', 'example', '--seed', 'http://127.0.0.1:9/', '--allow-private'], /site "example" already exists/);
     await failsInEnv(['sites', 'add', 'other', '--seed', 'not-a-url'], /seeds\.0: must be an absolute http\(s\) URL/);
     await failsInEnv(['crawl', 'nosuch'], /no site named "nosuch"/);
@@ -182,6 +188,12 @@ describe('winnow up', () => {
       const apiUrl = `http://127.0.0.1:${port}`;
       await assert.rejects(run(process.execPath, [main, 'sites', 'list'], { env }), (error: { stderr?: string }) => {
         assert.match(error.stderr ?? '', /in use by another winnow process/);
+        assert.ok(error.stderr?.includes(`set WINNOW_API_URL=${apiUrl} (and WINNOW_API_TOKEN`), error.stderr);
+        return true;
+      });
+      // A shell without the port `winnow up` was started with: the hint names the port it serves on.
+      const { WINNOW_API_PORT: _, ...withoutPort } = env;
+      await assert.rejects(run(process.execPath, [main, 'status'], { env: withoutPort }), (error: { stderr?: string }) => {
         assert.ok(error.stderr?.includes(`set WINNOW_API_URL=${apiUrl} (and WINNOW_API_TOKEN`), error.stderr);
         return true;
       });

@@ -12,10 +12,10 @@ import { startApi, type ApiService } from '@winnow/api';
 import { loadEnv } from '@winnow/config';
 import { serveDemoWeb, type DemoWeb } from '@winnow/demo-corpus';
 import { freePort } from '@winnow/queue/testing';
-import { crawlStatus, listSites, openRuntime, pipelineStatus, search, type Runtime, waitForIdle } from '@winnow/runtime';
+import { crawlLog, crawlStatus, listSites, openRuntime, pipelineStatus, search, type Runtime, waitForIdle } from '@winnow/runtime';
 import { documentIdFor } from '@winnow/search';
 import { findSite, listTemplates, siteHealthHistory } from '@winnow/storage';
-import { formatHealthHistory, formatSearch, formatSites, formatStatus, formatTemplates } from './commands/operate.js';
+import { formatCrawlLog, formatHealthHistory, formatSearch, formatSites, formatStatus, formatTemplates } from './commands/operate.js';
 import { closeAll, startWorkers } from './pipeline.js';
 
 const main = fileURLToPath(new URL('./main.js', import.meta.url));
@@ -137,7 +137,11 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     }
     const status = await pipelineStatus(rt);
     assert.equal(followed.stdout, formatStatus(status, ['gazette']));
-    assert.match(followed.stdout, new RegExp(`^gazette: crawl \\d+ finished; ${gazette.pages.length} pages stored`));
+    assert.match(followed.stdout, new RegExp(`^gazette: crawl \\d+ finished: ${gazette.pages.length} stored, 0 unchanged, `));
+    const log = await crawlLog(rt, 'gazette', { outcomes: ['refused'], size: 5 });
+    assert.ok(log.total > 0, "the demo's broken links are in the crawl log");
+    assert.equal((await winnow(OPERATE, 'crawl-log', 'gazette', '--outcome', 'refused', '--size', '5')).stdout, formatCrawlLog(log));
+    assert.equal((await winnow(OPERATE, 'crawl-log', 'gazette', '--outcome', 'refused', '--size', '5', '--json')).stdout, `${JSON.stringify(log, null, 2)}\n`);
     assert.equal((await winnow(OPERATE, 'status')).stdout, formatStatus(status));
     assert.equal((await winnow(OPERATE, 'status', '--json')).stdout, `${JSON.stringify(status, null, 2)}\n`);
     const templates = await listTemplates(rt.db, 'gazette');
@@ -156,7 +160,18 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     assert.ok(history.length > 0, 'the templater recorded the health of the templates before its run');
     assert.equal((await winnow(OPERATE, 'templates', 'health', 'gazette')).stdout, formatHealthHistory(history));
     const queued = await winnow(OPERATE, 'crawl', 'news');
-    assert.equal(queued.stdout, `crawl ${(await crawlStatus(rt, 'news'))?.id} of news queued; follow it with \`winnow status\`\n`);
+    const queuedId = (await crawlStatus(rt, 'news'))?.id;
+    assert.equal(queued.stdout, `crawl ${queuedId} of news queued; follow it with \`winnow status\`\n`);
+    // No crawler runs now: the queued crawl stops at once.
+    const stopped = await winnow(OPERATE, 'crawl', 'news', '--stop');
+    assert.match(stopped.stdout, new RegExp(`^crawl ${queuedId} of news stopped; 0 stored, 0 unchanged, `));
+    assert.equal((await crawlStatus(rt, 'news'))?.state, 'stopped');
+    assert.equal((await winnow(OPERATE, 'crawl', 'news', '--stop')).stdout, 'news has no crawl queued or running\n');
+    await assert.rejects(winnow(OPERATE, 'crawl', 'news', '--stop', '--wait'), (error: { code?: number; stderr?: string }) => {
+      assert.equal(error.code, 2, 'a usage error');
+      assert.match(error.stderr ?? '', /^winnow: --stop and --wait cannot be used together\n$/);
+      return true;
+    });
   });
 
   test("the API's refusals are printed as winnow: <message> with a failing exit code", async () => {

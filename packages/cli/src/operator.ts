@@ -1,6 +1,9 @@
-import type { Env } from '@winnow/config';
 import {
   addSite,
+  apiUrlFor,
+  crawlLog,
+  type CrawlLogPage,
+  type CrawlLogParams,
   EmbeddedDatabaseBusyError,
   listSites,
   pipelineStatus,
@@ -10,6 +13,7 @@ import {
   siteTemplates,
   templateHealthHistory,
   startCrawl,
+  stopCrawl,
   type PipelineStatus,
   type Runtime,
   type SearchParams,
@@ -31,6 +35,9 @@ export interface Operator {
   listSites(): Promise<Site[]>;
   removeSite(name: string): Promise<void>;
   startCrawl(name: string): Promise<Crawl>;
+  /** Stops the site's queued or running crawl; undefined when it had none. */
+  stopCrawl(name: string): Promise<Crawl | undefined>;
+  crawlLog(name: string, params: CrawlLogParams): Promise<CrawlLogPage>;
   requestTemplates(name: string): Promise<void>;
   listTemplates(site?: string): Promise<TemplateSummary[]>;
   templateHealth(site: string): Promise<HealthRecord[]>;
@@ -48,6 +55,8 @@ export function localOperator(rt: Runtime): Operator {
     listSites: () => listSites(rt.db),
     removeSite: (name) => removeSite(rt, name),
     startCrawl: (name) => startCrawl(rt, name),
+    stopCrawl: (name) => stopCrawl(rt, name),
+    crawlLog: (name, params) => crawlLog(rt, name, params),
     requestTemplates: async (name) => void (await requestTemplates(rt, name)),
     listTemplates: (site) => siteTemplates(rt, site),
     templateHealth: (site) => templateHealthHistory(rt, site),
@@ -75,6 +84,8 @@ export function remoteOperator(client: ApiClient): Operator {
     listSites: () => client.listSites(),
     removeSite: (name) => client.removeSite(name),
     startCrawl: (name) => client.startCrawl(name),
+    stopCrawl: (name) => client.stopCrawl(name),
+    crawlLog: (name, params) => client.crawlLog(name, params),
     requestTemplates: (name) => client.requestTemplates(name),
     listTemplates: (site) => client.listTemplates(site),
     templateHealth: (site) => client.templateHealth(site),
@@ -96,16 +107,11 @@ export function remoteOperator(client: ApiClient): Operator {
   };
 }
 
-/** The URL `winnow up` serves its API on by this configuration, as a client would write it. */
-function localApiUrl(env: Env): string {
-  const host = ['0.0.0.0', '::'].includes(env.WINNOW_API_HOST) ? '127.0.0.1' : env.WINNOW_API_HOST;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${env.WINNOW_API_PORT}`;
-}
-
 /**
  * Runs an operator command: through the API at `WINNOW_API_URL` when it is set, else on the
  * pipeline opened here (closed afterwards). When the embedded database is held by another
- * process (such as `winnow up`), the error says how to use that process's API instead.
+ * process (such as `winnow up`), the error says how to use that process's API instead: the address
+ * that process noted, else the one this configuration (`WINNOW_API_HOST`, `WINNOW_API_PORT`) gives.
  */
 export async function withOperator<T>(work: (operator: Operator) => Promise<T>): Promise<T> {
   const env = commandEnv();
@@ -115,7 +121,8 @@ export async function withOperator<T>(work: (operator: Operator) => Promise<T>):
   } catch (error) {
     if (!(error instanceof EmbeddedDatabaseBusyError)) throw error;
     throw new EmbeddedDatabaseBusyError(
-      `${error.message}; to use its API from this command, set WINNOW_API_URL=${localApiUrl(env)} (and WINNOW_API_TOKEN to one of its operate tokens)`,
+      `${error.message}; to use its API from this command, set WINNOW_API_URL=${error.apiUrl ?? apiUrlFor(env.WINNOW_API_HOST, env.WINNOW_API_PORT)} (and WINNOW_API_TOKEN to one of its operate tokens)`,
+      error.apiUrl,
     );
   }
 }

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
 import { EVAL_METHOD_NAMES } from '@winnow/eval';
+import { NOT_STORED_OUTCOMES } from '@winnow/storage';
 import { WORKER_NAMES } from './workerNames.js';
 
 /**
@@ -56,7 +57,11 @@ export function buildProgram(): Command {
     .argument('<name>', 'a slug: lowercase letters, digits, hyphens')
     .requiredOption('--seed <url...>', 'seed URLs')
     .option('--allow <glob...>', "URL globs the crawl may follow (default: everything under the seeds' origins)")
-    .option('--max-pages <n>', 'pages per crawl', positiveInteger)
+    .option(
+      '--max-pages <n>',
+      'URLs a crawl admits at most (sitemaps aside): each counts once admitted, stored or not (redirects, refused, disallowed and failed URLs too)',
+      positiveInteger,
+    )
     .option('--max-depth <n>', 'links followed from a seed', nonNegativeInteger)
     .option('--concurrency <n>', 'requests to one host in flight at once, across every crawler process', positiveInteger)
     .option('--delay-ms <n>', "least time between two requests to one host (robots.txt's Crawl-delay can raise it)", nonNegativeInteger)
@@ -84,9 +89,29 @@ export function buildProgram(): Command {
     .description('crawl a site (embedded: runs the whole pipeline for it here and waits)')
     .argument('<site>')
     .option('--wait', 'with a shared Redis: follow the crawl until the pipeline is idle')
+    .option('--stop', "stop the site's crawl instead: queued URLs are cancelled, the crawl ends once the URLs being fetched are done")
     .action(lazy(operate, (module) => module.crawlCommand));
 
-  const templates = program.command('templates').description('FastCE templates');
+  program
+    .command('crawl-log')
+    .description("a site's URLs that were not stored, with the crawler's reason, newest crawl first")
+    .argument('<site>')
+    .option('--outcome <names>', `only these outcomes, comma-separated or repeated: ${NOT_STORED_OUTCOMES.join(', ')}`, list)
+    .option('--crawl <id>', 'only this crawl of the site', positiveInteger)
+    .option('--page <n>', 'page of the log, from 1', positiveInteger)
+    .option('--size <n>', 'URLs per page (at most 100; default 50)', positiveInteger)
+    .option('--json', 'print JSON')
+    .action(
+      lazy(
+        operate,
+        (module) => (site: string, flags: { outcome?: string[]; crawl?: number; page?: number; size?: number; json?: boolean }) =>
+          module.crawlLogCommand(site, flags),
+      ),
+    );
+
+  const templates = program
+    .command('templates')
+    .description("a site's templates: where each page type keeps its main text (the method is WINNOW_TEMPLATE_METHOD's)");
   templates
     .command('prepare')
     .description("prepare a site's templates again now")
@@ -191,6 +216,11 @@ export function buildProgram(): Command {
     );
 
   return program;
+}
+
+/** A repeatable, comma-separated option: every value given, in order (the operation checks them). */
+function list(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((item) => item.trim())].filter((item) => item !== '');
 }
 
 export function positiveInteger(value: string): number {

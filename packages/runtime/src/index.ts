@@ -1,6 +1,8 @@
-export { createLogger, EmbeddedDatabaseBusyError, openRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+export { announceApi, apiUrlFor, createLogger, EmbeddedDatabaseBusyError, openRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 export {
   addSite,
+  CRAWL_LOG_PAGE_SIZE,
+  crawlLog,
   crawlStatus,
   InvalidRequestError,
   isIdle,
@@ -21,6 +23,8 @@ export {
   syncSchedules,
   templateScheduleId,
   waitForIdle,
+  type CrawlLogPage,
+  type CrawlLogParams,
   type PipelineStatus,
   type SearchParams,
   type SiteStatus,

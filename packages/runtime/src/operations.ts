@@ -2,7 +2,9 @@ import { parseSiteConfig, SITE_NAME, type SiteConfig, WinnowError } from '@winno
 import { MAX_RESULT_WINDOW, parseQuery, type SearchResponse } from '@winnow/search';
 import {
   activeCrawl,
+  crawlLog as readCrawlLog,
   deleteSite,
+  findCrawl,
   findSite,
   insertCrawl,
   insertSite,
@@ -11,12 +13,15 @@ import {
   listSiteNames,
   listSites,
   listTemplates,
+  NOT_STORED_OUTCOMES,
   requestCrawlStop,
   siteCounts,
   siteHealthHistory,
   updateSiteConfig,
   type Crawl,
+  type CrawlLogEntry,
   type HealthRecord,
+  type NotStoredOutcome,
   type PageFailure,
   type Site,
   type SiteCounts,
@@ -148,6 +153,58 @@ export async function stopCrawl(rt: Runtime, name: string): Promise<Crawl | unde
 export async function crawlStatus(rt: Runtime, name: string): Promise<Crawl | undefined> {
   const site = await requireSite(rt, name);
   return latestCrawl(rt.db, site.id);
+}
+
+export interface CrawlLogParams {
+  /** Outcomes to list (`NOT_STORED_OUTCOMES`); every one when absent or empty. */
+  outcomes?: readonly string[] | undefined;
+  /** Only this crawl of the site; every crawl when absent. */
+  crawl?: number | undefined;
+  page?: number | undefined;
+  size?: number | undefined;
+}
+
+/** One page of a site's crawl log, with what was asked (so that a reader knows what it is a page of). */
+export interface CrawlLogPage {
+  site: string;
+  crawl: number | null;
+  outcomes: NotStoredOutcome[];
+  page: number;
+  size: number;
+  total: number;
+  entries: CrawlLogEntry[];
+}
+
+export const CRAWL_LOG_PAGE_SIZE = 50;
+
+/**
+ * The site's URLs that were not stored — moved, gone, refused, disallowed, failed, cancelled —
+ * with the crawler's reason, newest crawl first; `page` counts from 1. The outcomes are the
+ * names of a crawl's counts, so a count and its URLs always agree.
+ */
+export async function crawlLog(rt: Runtime, name: string, params: CrawlLogParams = {}): Promise<CrawlLogPage> {
+  const site = await requireSite(rt, name);
+  const outcomes = params.outcomes?.length ? [...new Set(params.outcomes)] : [...NOT_STORED_OUTCOMES];
+  for (const outcome of outcomes) {
+    if (!(NOT_STORED_OUTCOMES as readonly string[]).includes(outcome)) {
+      throw new InvalidRequestError(`unknown outcome ${quoted(outcome)}; the crawl log lists: ${NOT_STORED_OUTCOMES.join(', ')}`);
+    }
+  }
+  const page = params.page ?? 1;
+  const size = params.size ?? CRAWL_LOG_PAGE_SIZE;
+  if (!Number.isInteger(page) || page < 1) throw new InvalidRequestError('page must be a positive integer');
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new InvalidRequestError(`size must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  if (params.crawl !== undefined) {
+    if (!Number.isInteger(params.crawl) || params.crawl < 1) throw new InvalidRequestError('crawl must be a positive integer');
+    if ((await findCrawl(rt.db, params.crawl))?.siteId !== site.id) throw new SiteNotFoundError(`${site.name} has no crawl ${params.crawl}`);
+  }
+  const { total, entries } = await readCrawlLog(rt.db, site.id, {
+    outcomes: outcomes as NotStoredOutcome[],
+    crawlId: params.crawl,
+    offset: (page - 1) * size,
+    limit: size,
+  });
+  return { site: site.name, crawl: params.crawl ?? null, outcomes: outcomes as NotStoredOutcome[], page, size, total, entries };
 }
 
 /** The stored templates, newest version first; of one site when `name` is given (an unknown name is refused). */

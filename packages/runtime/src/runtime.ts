@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Env } from '@winnow/config';
 import { CpuPool } from './cpu/pool.js';
@@ -25,6 +25,38 @@ export interface Runtime {
 
 export class EmbeddedDatabaseBusyError extends Error {
   override readonly name = 'EmbeddedDatabaseBusyError';
+  constructor(
+    message: string,
+    /** The API the process holding the database serves (what `announceApi` recorded), if it serves one. */
+    readonly apiUrl?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** True when the runtime of this configuration holds an embedded database's directory (locked to one process). */
+function holdsDataDir(env: Env): boolean {
+  return !env.DATABASE_URL && env.WINNOW_DATA_DIR !== 'memory';
+}
+
+/** The URL a client on this machine reaches an API at that listens on `host:port` (all interfaces: loopback). */
+export function apiUrlFor(host: string, port: number): string {
+  const reachable = ['0.0.0.0', '::'].includes(host) ? '127.0.0.1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+/**
+ * Where the process holding an embedded database notes the API it serves: a command that finds
+ * the database busy points at that API, whatever `WINNOW_API_PORT` its own environment says
+ * (`winnow up` is often started with a port the next shell does not have).
+ */
+function apiNotePath(dataDir: string): string {
+  return `${resolve(dataDir)}.api`;
+}
+
+/** Notes the API this process serves beside the embedded database it holds; removed when the runtime closes. Without one, nothing to note. */
+export function announceApi(rt: Runtime, url: string): void {
+  if (holdsDataDir(rt.env)) writeFileSync(apiNotePath(rt.env.WINNOW_DATA_DIR), `${url}\n`);
 }
 
 export interface RuntimeOptions {
@@ -49,7 +81,7 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => log.warn({ err: error }, 'cleanup failed'));
   };
   try {
-    if (!env.DATABASE_URL && env.WINNOW_DATA_DIR !== 'memory') cleanups.push(await lockDataDir(env.WINNOW_DATA_DIR));
+    if (holdsDataDir(env)) cleanups.push(await lockDataDir(env.WINNOW_DATA_DIR));
     const db = await openDb({
       databaseUrl: env.DATABASE_URL,
       dataDir: env.WINNOW_DATA_DIR,
@@ -100,15 +132,30 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
 async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   const dir = resolve(dataDir);
   mkdirSync(dir, { recursive: true });
+  const note = apiNotePath(dir);
   try {
     const release = await lockfile.lock(dir, { lockfilePath: `${dir}.lock`, retries: 0 });
-    return release;
+    // A note left by a holder that died names no API of this process's.
+    rmSync(note, { force: true });
+    return async () => {
+      rmSync(note, { force: true });
+      await release();
+    };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
       throw new EmbeddedDatabaseBusyError(
         `the embedded database in ${dir} is in use by another winnow process (such as \`winnow up\`): use that process's HTTP API, stop it, or set DATABASE_URL to a Postgres server`,
+        readNote(note),
       );
     }
     throw error;
+  }
+}
+
+function readNote(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -1,24 +1,40 @@
 import { WinnowError } from '@winnow/config';
 import type { Queryable } from './db.js';
+import type { FrontierOutcome } from './frontier.js';
 
 export type CrawlState = 'queued' | 'running' | 'stopping' | 'stopped' | 'finished' | 'failed';
 
-/** What a crawl's frontier rows say about it: every count is computed from them, none kept apart. */
-export interface CrawlCounts {
+/**
+ * What became of a crawl's page URLs, by the names every view uses — `winnow status`, its
+ * `--json`, the API and the crawl log — so that a count and the URLs behind it always agree.
+ * Each is a frontier outcome as the crawler records it; the order is the order status lines list
+ * them in.
+ */
+export const CRAWL_OUTCOMES = ['stored', 'unchanged', 'moved', 'gone', 'refused', 'disallowed', 'failed'] as const satisfies readonly FrontierOutcome[];
+export type CrawlOutcome = (typeof CRAWL_OUTCOMES)[number];
+
+/** What a crawl's frontier rows say about it: every count is computed from them, none kept apart. Sitemaps are not counted. */
+export interface CrawlCounts extends Record<CrawlOutcome, number> {
   /** Pages whose body was stored (new or changed). */
   stored: number;
   /** Pages that answered 304 or the same body as before: nothing to extract again. */
   unchanged: number;
-  /** Responses recorded and not stored: HTTP errors, not HTML, too large, refused by the network policy. */
-  refused: number;
-  /** URLs that could not be fetched (connection refused, timeouts) after their retries. */
-  failed: number;
   /** Redirects, recorded against the old URL; the target joins the frontier if the site allows it. */
   moved: number;
-  /** Pages that had a body and now answer 404 or 410: removed from the index. */
+  /** Pages that had a body and now answer 404 or 410, or ask not to be indexed: removed from the index. */
   gone: number;
+  /**
+   * Answers the crawler would not store, and URLs it would not fetch: outside the site's allowed
+   * URLs (a redirect's target too), a private address, HTTP 4xx, not HTML, larger than the limit,
+   * an empty body, robots noindex on a new page.
+   */
+  refused: number;
   /** URLs robots.txt disallows. */
   disallowed: number;
+  /** URLs that could not be fetched after their retries: connection errors, timeouts, HTTP 5xx, 429 and 503. */
+  failed: number;
+  /** URLs left unfetched because the crawl was stopped (or failed as a whole). */
+  cancelled: number;
   /** URLs still to fetch, and being fetched. */
   queued: number;
   inFlight: number;
@@ -29,10 +45,18 @@ export interface Crawl {
   siteId: number;
   state: CrawlState;
   counts: CrawlCounts;
-  /** `counts.stored`, kept by this name for the status lines operators read. */
-  pagesStored: number;
-  /** Pages recorded but not stored: `refused + failed`. */
-  pagesRejected: number;
+  /**
+   * `counts.stored`, for in-process callers only: not serialised (the API and `--json` show
+   * `counts`, whose names the status lines use).
+   * @deprecated read `counts.stored`.
+   */
+  readonly pagesStored: number;
+  /**
+   * `counts.refused + counts.failed`, for in-process callers only: not serialised, since a third
+   * name for "not stored" is what made the counts disagree.
+   * @deprecated read `counts`.
+   */
+  readonly pagesRejected: number;
   error: string | null;
   requestedAt: Date;
   startedAt: Date | null;
@@ -47,61 +71,39 @@ interface CrawlRow {
   requested_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
-  stored: number;
-  unchanged: number;
-  refused: number;
-  failed: number;
-  moved: number;
-  gone: number;
-  disallowed: number;
-  queued: number;
-  in_flight: number;
+  counts: Record<CrawlOutcome | 'cancelled' | 'queued' | 'in_flight', number>;
 }
 
-/** A crawl's row with its counts, aggregated from its frontier rows. */
+/** A crawl's row with its counts, aggregated from its frontier rows (one count per outcome, named as the outcome). */
 const SELECT_CRAWL = `
   SELECT c.id, c.site_id, c.state, c.error, c.requested_at, c.started_at, c.finished_at,
-         coalesce(f.stored, 0) AS stored, coalesce(f.unchanged, 0) AS unchanged, coalesce(f.refused, 0) AS refused,
-         coalesce(f.failed, 0) AS failed, coalesce(f.moved, 0) AS moved, coalesce(f.gone, 0) AS gone,
-         coalesce(f.disallowed, 0) AS disallowed, coalesce(f.queued, 0) AS queued, coalesce(f.in_flight, 0) AS in_flight
+         json_build_object(${[...CRAWL_OUTCOMES, 'cancelled', 'queued', 'in_flight'].map((name) => `'${name}', coalesce(f.${name}, 0)`).join(', ')}) AS counts
     FROM crawls c
     LEFT JOIN LATERAL (
-      SELECT count(*) FILTER (WHERE outcome = 'stored')::int AS stored,
-             count(*) FILTER (WHERE outcome = 'unchanged')::int AS unchanged,
-             count(*) FILTER (WHERE outcome = 'refused')::int AS refused,
-             count(*) FILTER (WHERE outcome = 'failed')::int AS failed,
-             count(*) FILTER (WHERE outcome = 'moved')::int AS moved,
-             count(*) FILTER (WHERE outcome = 'gone')::int AS gone,
-             count(*) FILTER (WHERE outcome = 'disallowed')::int AS disallowed,
+      SELECT ${CRAWL_OUTCOMES.map((outcome) => `count(*) FILTER (WHERE outcome = '${outcome}')::int AS ${outcome}`).join(',\n             ')},
+             count(*) FILTER (WHERE state = 'cancelled')::int AS cancelled,
              count(*) FILTER (WHERE state = 'queued')::int AS queued,
              count(*) FILTER (WHERE state = 'leased')::int AS in_flight
         FROM frontier WHERE crawl_id = c.id AND kind = 'page'
     ) f ON true`;
 
 function toCrawl(row: CrawlRow): Crawl {
-  const counts: CrawlCounts = {
-    stored: row.stored,
-    unchanged: row.unchanged,
-    refused: row.refused,
-    failed: row.failed,
-    moved: row.moved,
-    gone: row.gone,
-    disallowed: row.disallowed,
-    queued: row.queued,
-    inFlight: row.in_flight,
-  };
-  return {
+  const { in_flight: inFlight, ...counted } = row.counts;
+  const counts: CrawlCounts = { ...counted, inFlight };
+  const crawl = {
     id: row.id,
     siteId: row.site_id,
     state: row.state,
     counts,
-    pagesStored: counts.stored,
-    pagesRejected: counts.refused + counts.failed,
     error: row.error,
     requestedAt: row.requested_at,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
   };
+  return Object.defineProperties(crawl, {
+    pagesStored: { value: counts.stored, enumerable: false },
+    pagesRejected: { value: counts.refused + counts.failed, enumerable: false },
+  }) as Crawl;
 }
 
 export class CrawlActiveError extends WinnowError {

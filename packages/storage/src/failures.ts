@@ -47,9 +47,10 @@ export async function listPageFailures(db: Queryable, limit = 100): Promise<Page
 
 export interface SiteCounts {
   site: string;
+  /** URLs of the site the crawler has recorded a page for, stored or not. */
   pages: number;
+  /** Pages whose body is stored, from every crawl so far (a crawl's own outcomes are in its `counts`). */
   stored: number;
-  rejected: number;
   /** Pages that had a body and were withdrawn by the site (404, 410, moved, noindex): out of the index. */
   gone: number;
   extracted: number;
@@ -64,7 +65,6 @@ export async function siteCounts(db: Queryable): Promise<SiteCounts[]> {
     site: string;
     pages: number;
     stored: number;
-    rejected: number;
     gone: number;
     extracted: number;
     failed_extract: number;
@@ -74,7 +74,6 @@ export async function siteCounts(db: Queryable): Promise<SiteCounts[]> {
     `SELECT s.name AS site, s.template_version,
             count(p.id)::int AS pages,
             count(p.content_hash)::int AS stored,
-            count(p.fetch_error) FILTER (WHERE p.gone_at IS NULL)::int AS rejected,
             count(p.gone_at)::int AS gone,
             count(e.page_id) FILTER (WHERE e.content_hash = p.content_hash)::int AS extracted,
             (SELECT count(*)::int FROM page_failures f JOIN pages q ON q.id = f.page_id WHERE q.site_id = s.id AND f.stage = 'extract') AS failed_extract,
@@ -86,7 +85,6 @@ export async function siteCounts(db: Queryable): Promise<SiteCounts[]> {
     site: row.site,
     pages: row.pages,
     stored: row.stored,
-    rejected: row.rejected,
     gone: row.gone,
     extracted: row.extracted,
     failedExtract: row.failed_extract,

@@ -189,3 +189,76 @@ export async function knownPageUrls(db: Queryable, siteId: number, limit: number
   const rows = await db.query<{ url: string }>(`SELECT url FROM pages WHERE site_id = $1 AND content_hash IS NOT NULL ORDER BY id LIMIT $2`, [siteId, limit]);
   return rows.map((row) => row.url);
 }
+
+/**
+ * What the crawl log lists: URLs a crawl did not store, by outcome (the names of `CrawlCounts`),
+ * and URLs a stop cancelled. Stored and unchanged pages are in the store itself.
+ */
+export const NOT_STORED_OUTCOMES = ['moved', 'gone', 'refused', 'disallowed', 'failed', 'cancelled'] as const;
+export type NotStoredOutcome = (typeof NOT_STORED_OUTCOMES)[number];
+
+/** One URL a crawl did not store, and why. */
+export interface CrawlLogEntry {
+  crawlId: number;
+  url: string;
+  /** Sitemaps are listed too (a sitemap that cannot be read hides the URLs it names), though crawl counts are of pages. */
+  kind: FrontierKind;
+  outcome: NotStoredOutcome;
+  /** The crawler's reason (`HTTP 500`, `not HTML: application/pdf`, `redirect to … refused: …`); null for disallowed and cancelled URLs. */
+  reason: string | null;
+  /** Fetches tried. */
+  attempts: number;
+  depth: number;
+  doneAt: Date | null;
+}
+
+export interface CrawlLogQuery {
+  outcomes: readonly NotStoredOutcome[];
+  /** Only this crawl's URLs; every crawl of the site when absent. */
+  crawlId?: number | undefined;
+  offset: number;
+  limit: number;
+}
+
+/**
+ * A site's URLs that were not stored, newest crawl first and in the order each crawl found them,
+ * with how many match in all (for paging). A URL a stop cancelled has no outcome of its own: it is
+ * listed as `cancelled`. A move or a removal records its reason on the page (`HTTP 301: moved to
+ * …`), which is given when that crawl wrote it.
+ */
+export async function crawlLog(db: Queryable, siteId: number, query: CrawlLogQuery): Promise<{ total: number; entries: CrawlLogEntry[] }> {
+  const where = `f.crawl_id IN (SELECT id FROM crawls WHERE site_id = $1 AND ($2::int IS NULL OR id = $2))
+     AND (f.outcome = ANY($3::text[]) OR (f.state = 'cancelled' AND 'cancelled' = ANY($3::text[])))`;
+  const params = [siteId, query.crawlId ?? null, query.outcomes];
+  const [counted] = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM frontier f WHERE ${where}`, params);
+  const rows = await db.query<{
+    crawl_id: number;
+    url: string;
+    kind: FrontierKind;
+    outcome: NotStoredOutcome;
+    error: string | null;
+    attempts: number;
+    depth: number;
+    done_at: Date | null;
+  }>(
+    `SELECT f.crawl_id, f.url, f.kind, coalesce(f.outcome, 'cancelled') AS outcome,
+            coalesce(f.error, CASE WHEN p.crawl_id = f.crawl_id THEN p.fetch_error END) AS error, f.attempts, f.depth, f.done_at
+       FROM frontier f LEFT JOIN pages p ON p.id = f.page_id
+      WHERE ${where}
+      ORDER BY f.crawl_id DESC, f.id LIMIT $4 OFFSET $5`,
+    [...params, query.limit, query.offset],
+  );
+  return {
+    total: counted?.total ?? 0,
+    entries: rows.map((row) => ({
+      crawlId: row.crawl_id,
+      url: row.url,
+      kind: row.kind,
+      outcome: row.outcome,
+      reason: row.error,
+      attempts: row.attempts,
+      depth: row.depth,
+      doneAt: row.done_at,
+    })),
+  };
+}

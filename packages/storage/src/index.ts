@@ -15,6 +15,7 @@ export {
 export { contentHash, loadRawPages, storeRawPage } from './rawPages.js';
 export {
   activeCrawl,
+  CRAWL_OUTCOMES,
   CrawlActiveError,
   failCrawl,
   findCrawl,
@@ -26,14 +27,20 @@ export {
   startQueuedCrawl,
   type Crawl,
   type CrawlCounts,
+  type CrawlOutcome,
   type CrawlState,
 } from './crawls.js';
 export {
   admitUrls,
   type Completion,
+  crawlLog,
+  type CrawlLogEntry,
+  type CrawlLogQuery,
   completeUrls,
   knownPageUrls,
   leaseUrls,
+  NOT_STORED_OUTCOMES,
+  type NotStoredOutcome,
   releaseLeases,
   renewLeases,
   requeueUrl,

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { addSite, crawlStatus, openRuntime, type Runtime } from '@winnow/runtime';
+import { NOT_STORED_OUTCOMES } from '@winnow/storage';
 import { documentIdFor } from '@winnow/search';
 import { openDb } from '@winnow/storage';
 import type { FastifyInstance } from 'fastify';
@@ -48,6 +49,7 @@ const OPERATOR_CALLS: readonly [string, string, unknown?][] = [
   ['PUT', '/sites/doors', { seeds: ['http://127.0.0.1:9/doors/'], templateEveryMs: 0, allowPrivateAddresses: true }],
   ['POST', '/sites/doors/crawl'],
   ['GET', '/sites/doors/crawl'],
+  ['GET', '/sites/doors/crawl/log'],
   ['POST', '/sites/doors/crawl/stop'],
   ['POST', '/sites/doors/templates'],
   ['GET', '/sites/doors/templates/health'],
@@ -91,6 +93,90 @@ describe('the HTTP API', () => {
   after(async () => {
     await app.close();
     await rt.close();
+  });
+
+  test("the crawl log lists a site's URLs not stored with their reasons, by the names of the crawl's counts, newest crawl first", async () => {
+    await addSite(rt, { name: 'logged', seeds: ['http://127.0.0.1:9/'], templateEveryMs: 0, allowPrivateAddresses: true });
+    const [site] = await rt.db.query<{ id: number }>(`SELECT id FROM sites WHERE name = 'logged'`);
+    const crawlIds: number[] = [];
+    const rows: Record<number, [string, string | null, string | null][]> = {
+      0: [
+        ['/old-404', 'refused', 'HTTP 404'],
+        ['/old-ok', 'stored', null],
+      ],
+      1: [
+        ['/ok', 'stored', null],
+        ['/same', 'unchanged', null],
+        ['/pdf', 'refused', 'not HTML: application/pdf'],
+        ['/big', 'refused', 'body larger than the limit of 5242880 bytes'],
+        ['/private/x', 'disallowed', null],
+        ['/boom', 'failed', 'HTTP 500'],
+        ['/slow', 'failed', 'fetch failed: no complete response within 30 s'],
+        ['/later', null, null],
+      ],
+    };
+    for (const [index, urls] of Object.entries(rows)) {
+      const [crawl] = await rt.db.query<{ id: number }>(`INSERT INTO crawls (site_id, state) VALUES ($1, 'stopped') RETURNING id`, [site?.id]);
+      crawlIds[Number(index)] = crawl?.id as number;
+      for (const [path, outcome, error] of urls) {
+        await rt.db.query(
+          `INSERT INTO frontier (crawl_id, site_id, url, host, depth, pattern, state, outcome, error, attempts) VALUES ($1, $2, $3, '127.0.0.1:9', 1, $4, $5, $6, $7, 1)`,
+          [crawl?.id, site?.id, `http://127.0.0.1:9${path}`, path, outcome ? 'done' : 'cancelled', outcome, error],
+        );
+      }
+    }
+    const [first, latest] = crawlIds as [number, number];
+    const log = await call('GET', '/sites/logged/crawl/log');
+    assert.equal(log.status, 200);
+    assert.deepEqual(
+      {
+        ...log.body,
+        entries: log.body.entries.map((entry: { crawlId: number; url: string; outcome: string; reason: string | null }) => [
+          entry.crawlId,
+          entry.url.slice(18),
+          entry.outcome,
+          entry.reason,
+        ]),
+      },
+      {
+        site: 'logged',
+        crawl: null,
+        outcomes: [...NOT_STORED_OUTCOMES],
+        page: 1,
+        size: 50,
+        total: 7,
+        entries: [
+          [latest, '/pdf', 'refused', 'not HTML: application/pdf'],
+          [latest, '/big', 'refused', 'body larger than the limit of 5242880 bytes'],
+          [latest, '/private/x', 'disallowed', null],
+          [latest, '/boom', 'failed', 'HTTP 500'],
+          [latest, '/slow', 'failed', 'fetch failed: no complete response within 30 s'],
+          [latest, '/later', 'cancelled', null],
+          [first, '/old-404', 'refused', 'HTTP 404'],
+        ],
+      },
+    );
+    const counts = (await crawlStatus(rt, 'logged'))?.counts;
+    for (const outcome of NOT_STORED_OUTCOMES) {
+      const ofOutcome = await call('GET', `/sites/logged/crawl/log?outcome=${outcome}&crawl=${latest}`);
+      assert.equal(ofOutcome.body.total, counts?.[outcome], `the crawl's ${outcome} count and its log agree`);
+    }
+    const paged = await call('GET', `/sites/logged/crawl/log?outcome=refused,%20failed&size=2&page=2`);
+    assert.deepEqual([paged.body.total, paged.body.entries.map((entry: { url: string }) => entry.url.slice(18))], [5, ['/boom', '/slow']]);
+    const refusals: [string, number, RegExp][] = [
+      ['/sites/logged/crawl/log?outcome=stored', 400, /unknown outcome "stored"; the crawl log lists: moved, gone, refused, disallowed, failed, cancelled/],
+      ['/sites/logged/crawl/log?outcome=failed&outcome=refused', 400, /outcome must be given once/],
+      ['/sites/logged/crawl/log?size=101', 400, /size must be an integer from 1 to 100/],
+      ['/sites/logged/crawl/log?page=0', 400, /page must be a positive integer/],
+      ['/sites/logged/crawl/log?crawl=x', 400, /crawl must be a positive integer/],
+      ['/sites/news/crawl/log?crawl=' + first, 404, new RegExp(`news has no crawl ${first}`)],
+      ['/sites/nosuch/crawl/log', 404, /no site named "nosuch"/],
+    ];
+    for (const [path, status, message] of refusals) {
+      const refused = await call('GET', path);
+      assert.equal(refused.status, status, path);
+      assert.match(refused.body.error, message, path);
+    }
   });
 
   test('health and readiness are open to anyone, whatever the Host', async () => {

@@ -1,5 +1,6 @@
 import {
   addSite,
+  crawlLog,
   crawlStatus,
   InvalidRequestError,
   isIdle,
@@ -50,7 +51,8 @@ function stringParam(value: unknown, name: string): string | undefined {
 
 /**
  * The HTTP API (Fastify), built without listening. Operators (an `operate` token): `/sites` CRUD,
- * `/sites/:name/crawl` start, stop and status, `/sites/:name/templates` prepare,
+ * `/sites/:name/crawl` start, stop and status, `/sites/:name/crawl/log` the URLs not stored and
+ * why (`outcome=refused,failed`, `crawl`, `page`, `size`), `/sites/:name/templates` prepare,
  * `/sites/:name/templates/health` its page types' health over time, `/templates` list,
  * `/status`. The search engine (any token, or none while none is configured): `/search?q=` (a
  * quoted phrase is an exact phrase; `site`, `page`, `size`). Open: `/health` answers while the
@@ -143,6 +145,19 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
     reply.status(202).send({ crawl: await startCrawl(rt, request.params.name) }),
   );
   app.post<{ Params: { name: string } }>('/sites/:name/crawl/stop', async (request) => ({ crawl: (await stopCrawl(rt, request.params.name)) ?? null }));
+  app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/crawl/log', async (request) => {
+    const { outcome, crawl, page, size } = request.query;
+    const outcomes = stringParam(outcome, 'outcome')
+      ?.split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '');
+    return crawlLog(rt, request.params.name, {
+      outcomes,
+      crawl: integerParam(crawl, 'crawl'),
+      page: integerParam(page, 'page'),
+      size: integerParam(size, 'size'),
+    });
+  });
   app.get<{ Params: { name: string } }>('/sites/:name/crawl', async (request) => ({ crawl: (await crawlStatus(rt, request.params.name)) ?? null }));
 
   app.post<{ Params: { name: string } }>('/sites/:name/templates', async (request, reply) => {

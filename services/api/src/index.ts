@@ -1,4 +1,4 @@
-import type { Runtime, Service } from '@winnow/runtime';
+import { announceApi, apiUrlFor, type Runtime, type Service } from '@winnow/runtime';
 import { buildApi } from './app.js';
 import { isLoopbackHost } from './hosts.js';
 
@@ -28,5 +28,8 @@ export async function startApi(rt: Runtime, port = rt.env.WINNOW_API_PORT, host 
   const app = buildApi(rt, { host, port });
   const url = await app.listen({ port, host });
   rt.log.info({ url }, 'api listening');
+  // Port 0 listens on a port chosen now: the note names the one bound.
+  const bound = app.server.address();
+  announceApi(rt, apiUrlFor(host, bound !== null && typeof bound === 'object' ? bound.port : port));
   return { url, close: () => app.close() };
 }

@@ -1,6 +1,14 @@
 import { type ApiService, startApi } from '@winnow/api';
-import { pipelineStatus, type PipelineStatus, type Runtime, serve } from '@winnow/runtime';
-import type { HealthRecord, Site, TemplateSummary } from '@winnow/storage';
+import { type CrawlLogPage, pipelineStatus, type PipelineStatus, type Runtime, serve } from '@winnow/runtime';
+import {
+  CRAWL_OUTCOMES,
+  type CrawlCounts,
+  type HealthRecord,
+  NOT_STORED_OUTCOMES,
+  type NotStoredOutcome,
+  type Site,
+  type TemplateSummary,
+} from '@winnow/storage';
 import type { SearchResult } from '../apiClient.js';
 import { localOperator, withOperator, type Operator } from '../operator.js';
 import { openCommandRuntime, startWorkers, WORKERS } from '../pipeline.js';
@@ -76,12 +84,21 @@ function definedOnly(flags: object): Record<string, unknown> {
 
 const asJson = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
+/**
+ * One line per site with what `sites add` can set and an operator needs to see at a glance: how
+ * it is fetched, its budgets and pace, whether it may reach private addresses and reads sitemaps.
+ */
 export function formatSites(sites: readonly Site[]): string {
   if (sites.length === 0) return 'no sites; add one with `winnow sites add <name> --seed <url>`\n';
   return sites
-    .map(
-      (site) => `${site.name}\t${site.config.render}\tmax ${site.config.maxPages} pages\ttemplates v${site.templateVersion}\t${site.config.seeds.join(' ')}\n`,
-    )
+    .map((site) => {
+      const { config } = site;
+      const reach = [config.allowPrivateAddresses ? 'private addresses allowed' : 'public addresses only', config.sitemaps ? 'sitemaps' : 'no sitemaps'];
+      return (
+        `${site.name}\t${config.render}\tmax ${config.maxPages} URLs\tconcurrency ${config.concurrency}, delay ${config.delayMs} ms\t` +
+        `${reach.join(', ')}\ttemplates v${site.templateVersion}\t${config.seeds.join(' ')}\n`
+      );
+    })
     .join('');
 }
 
@@ -103,9 +120,17 @@ export async function sitesRemoveCommand(name: string): Promise<void> {
  * `winnow crawl <site>`: where workers run elsewhere (a shared Redis, or the API of `WINNOW_API_URL`)
  * the crawl is queued for them (and followed with `--wait`); with the embedded default the work
  * runs in this process, which waits until the crawl is crawled, templated, extracted and indexed.
+ * `--stop` stops the site's crawl instead (what `POST /sites/:name/crawl/stop` does).
  */
-export async function crawlCommand(name: string, flags: { wait?: boolean }): Promise<void> {
+export async function crawlCommand(name: string, flags: { wait?: boolean; stop?: boolean }): Promise<void> {
+  if (flags.stop && flags.wait) throw new UsageError('--stop and --wait cannot be used together');
   await withOperator(async (operator) => {
+    if (flags.stop) {
+      const stopped = await operator.stopCrawl(name);
+      if (!stopped) return void write(`${name} has no crawl queued or running\n`);
+      const state = stopped.state === 'stopping' ? 'stopping: it ends once the URLs being fetched are done' : stopped.state;
+      return void write(`crawl ${stopped.id} of ${name} ${state}; ${formatCrawlCounts(stopped.counts)}\n`);
+    }
     const crawl = await operator.startCrawl(name);
     if (!operator.runsWorkersHere && !flags.wait) return void write(`crawl ${crawl.id} of ${name} queued; follow it with \`winnow status\`\n`);
     await operator.follow([name]);
@@ -113,6 +138,39 @@ export async function crawlCommand(name: string, flags: { wait?: boolean }): Pro
     write(formatStatus(status, [name]));
     const ended = status.sites.find((site) => site.site === name)?.crawl;
     if (ended?.id === crawl.id && ended.state === 'failed') throw new Error(`crawl ${crawl.id} of ${name} failed: ${ended.error ?? 'no reason recorded'}`);
+  });
+}
+
+/** What an entry without a reason of its own was not stored for. */
+const OUTCOME_REASON: Partial<Record<NotStoredOutcome, string>> = {
+  // A move's or a removal's reason is on its page, which the next crawl's fetch overwrites.
+  moved: 'redirected',
+  gone: 'the page is gone (404, 410 or noindex)',
+  disallowed: 'robots.txt disallows it',
+  cancelled: 'the crawl was stopped before it was fetched',
+};
+
+/** The crawl log as text: one line per URL, its crawl, outcome and reason, then where the page is in the whole. */
+export function formatCrawlLog(log: CrawlLogPage): string {
+  const scope = `${log.outcomes.join(', ')} URLs of ${log.crawl === null ? `every crawl of ${log.site}` : `crawl ${log.crawl} of ${log.site}`}`;
+  if (log.total === 0) return `no ${scope}\n`;
+  const first = (log.page - 1) * log.size + 1;
+  const lines = log.entries.map(
+    (entry) =>
+      `crawl ${entry.crawlId}\t${entry.outcome}\t${entry.kind === 'sitemap' ? '(sitemap) ' : ''}${entry.url}\t${entry.reason ?? OUTCOME_REASON[entry.outcome] ?? ''}\n`,
+  );
+  const shown = log.entries.length ? `${first}-${first + log.entries.length - 1}` : 'none';
+  const more = first + log.entries.length - 1 < log.total ? `; next: --page ${log.page + 1}` : '';
+  return `${lines.join('')}${scope}: ${log.total} (showing ${shown}${more})\n`;
+}
+
+export async function crawlLogCommand(
+  name: string,
+  flags: { outcome?: string[]; crawl?: number; page?: number; size?: number; json?: boolean },
+): Promise<void> {
+  await withOperator(async (operator) => {
+    const log = await operator.crawlLog(name, { outcomes: flags.outcome, crawl: flags.crawl, page: flags.page, size: flags.size });
+    write(flags.json ? asJson(log) : formatCrawlLog(log));
   });
 }
 
@@ -196,14 +254,37 @@ export async function searchCommand(query: string, flags: { site?: string; page?
   else await withOperator(run);
 }
 
-/** What `winnow status` prints: with `sites`, only their lines. */
+/**
+ * A crawl's counts as every status line says them: each outcome by its name in `counts` (the
+ * JSON's and the API's, and the crawl log's), then what is still open or was cancelled.
+ */
+export function formatCrawlCounts(counts: CrawlCounts): string {
+  const parts = CRAWL_OUTCOMES.map((outcome) => `${counts[outcome]} ${outcome}`);
+  if (counts.cancelled > 0) parts.push(`${counts.cancelled} cancelled`);
+  if (counts.queued > 0) parts.push(`${counts.queued} queued`);
+  if (counts.inFlight > 0) parts.push(`${counts.inFlight} in flight`);
+  return parts.join(', ');
+}
+
+/**
+ * What `winnow status` prints: with `sites`, only their lines. Per site, its latest crawl's counts
+ * (by outcome), then its pages as they stand after every crawl so far (`stored`, `gone`,
+ * `extracted`, `indexed`, as in the JSON).
+ */
 export function formatStatus(status: PipelineStatus, sites?: readonly string[]): string {
   const lines: string[] = [];
   for (const site of status.sites.filter((candidate) => !sites || sites.includes(candidate.site))) {
-    const crawl = site.crawl ? `crawl ${site.crawl.id} ${site.crawl.state}${site.crawl.error ? ` (${site.crawl.error})` : ''}` : 'never crawled';
+    const { crawl } = site;
+    if (crawl) {
+      const unstored = NOT_STORED_OUTCOMES.some((outcome) => crawl.counts[outcome] > 0);
+      lines.push(
+        `${site.site}: crawl ${crawl.id} ${crawl.state}${crawl.error ? ` (${crawl.error})` : ''}: ${formatCrawlCounts(crawl.counts)}` +
+          (unstored ? ` (why: winnow crawl-log ${site.site})` : ''),
+      );
+    } else lines.push(`${site.site}: never crawled`);
     lines.push(
-      `${site.site}: ${crawl}; ${site.stored} pages stored, ${site.rejected} refused, ${site.gone} gone; ${site.extracted} extracted, ${site.indexed} indexed; ` +
-        `templates v${site.templateVersion}; failed: ${site.failedExtract} extraction, ${site.failedIndex} indexing`,
+      `  pages: ${site.stored} stored, ${site.gone} gone, ${site.extracted} extracted, ${site.indexed} indexed; templates v${site.templateVersion}; ` +
+        `${site.failedExtract} failed to extract, ${site.failedIndex} failed to index`,
     );
   }
   if (!sites) {

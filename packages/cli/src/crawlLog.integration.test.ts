@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const main = fileURLToPath(new URL('./main.js', import.meta.url));
+const run = promisify(execFile);
+
+const page = (title: string, links = '') =>
+  `<html><head><title>${title}</title></head><body><nav>${links}</nav><article><h1>${title}</h1><p>${title} is a page of the test site, long enough to be read as its main text.</p></article></body></html>`;
+
+/**
+ * A site whose home page links to one URL of each way a URL can end up not stored: a PDF, a 404,
+ * a redirect out of the site, one within it, a path robots.txt disallows, a 500 and a dropped
+ * connection (both retried, then failed).
+ */
+function troubledSite(): Server {
+  const server = createServer((request, response) => {
+    const { port } = server.address() as AddressInfo;
+    const html = { 'content-type': 'text/html; charset=utf-8' };
+    switch (request.url) {
+      case '/robots.txt':
+        return void response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
+      case '/':
+        return void response
+          .writeHead(200, html)
+          .end(
+            page(
+              'Home',
+              ['/a', '/doc.pdf', '/missing', '/out', '/hop', '/private/x', '/boom', '/drop'].map((path) => `<a href="${path}">${path}</a>`).join(' '),
+            ),
+          );
+      case '/a':
+      case '/a2':
+        return void response.writeHead(200, html).end(page(`Article ${request.url}`));
+      case '/doc.pdf':
+        return void response.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4');
+      case '/out':
+        return void response.writeHead(302, { location: `http://localhost:${port}/article/7.html` }).end();
+      case '/hop':
+        return void response.writeHead(301, { location: '/a2' }).end();
+      case '/boom':
+        return void response.writeHead(500, html).end('<p>broken</p>');
+      case '/drop':
+        return void request.socket.destroy();
+      default:
+        return void response.writeHead(404, html).end('<p>no such page</p>');
+    }
+  });
+  return server;
+}
+
+describe('what a crawl did not store: status counts and the crawl log (the real CLI, embedded)', () => {
+  let server: Server;
+  let origin: string;
+  let env: NodeJS.ProcessEnv;
+  const winnow = (...args: string[]) => run(process.execPath, [main, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
+
+  before(async () => {
+    server = troubledSite();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-crawl-log-')), 'pglite');
+    env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
+    await winnow('sites', 'add', 'troubled', '--seed', `${origin}/`, '--allow-private', '--template-every-ms', '0', '--min-template-pages', '50');
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  test("status says each outcome by the name its JSON uses, for the latest crawl, apart from the site's pages", async () => {
+    const crawled = await winnow('crawl', 'troubled');
+    const expected =
+      'troubled: crawl 1 finished: 3 stored, 0 unchanged, 1 moved, 0 gone, 3 refused, 1 disallowed, 2 failed (why: winnow crawl-log troubled)\n' +
+      '  pages: 3 stored, 0 gone, 3 extracted, 3 indexed; templates v0; 0 failed to extract, 0 failed to index\n';
+    assert.equal(crawled.stdout, expected);
+    const status = JSON.parse((await winnow('status', '--json')).stdout);
+    const site = status.sites.find((candidate: { site: string }) => candidate.site === 'troubled');
+    assert.deepEqual(site.crawl.counts, {
+      stored: 3,
+      unchanged: 0,
+      moved: 1,
+      gone: 0,
+      refused: 3,
+      disallowed: 1,
+      failed: 2,
+      cancelled: 0,
+      queued: 0,
+      inFlight: 0,
+    });
+    assert.equal(site.stored, 3);
+    for (const key of ['rejected', 'pagesRejected', 'pagesStored']) assert.ok(!(key in site) && !(key in site.crawl), `no "${key}" beside the counts`);
+    assert.ok((await winnow('status')).stdout.startsWith(expected));
+
+    // A recrawl of the same site: nothing new to store, and the line says so.
+    await winnow('crawl', 'troubled');
+    const again = JSON.parse((await winnow('status', '--json')).stdout).sites.find((candidate: { site: string }) => candidate.site === 'troubled');
+    assert.equal(again.crawl.id, 2);
+    assert.deepEqual([again.crawl.counts.stored, again.crawl.counts.unchanged, again.stored], [0, 3, 3]);
+    assert.match(
+      (await winnow('status')).stdout,
+      /^troubled: crawl 2 finished: 0 stored, 3 unchanged, 1 moved, 0 gone, 3 refused, 1 disallowed, 2 failed .*\n {2}pages: 3 stored,/,
+    );
+  });
+
+  test('crawl-log lists the URLs not stored with their reasons, newest crawl first, by outcome and by page', async () => {
+    const { stdout } = await winnow('crawl-log', 'troubled');
+    const lines = stdout.trimEnd().split('\n');
+    assert.equal(lines.at(-1), 'moved, gone, refused, disallowed, failed, cancelled URLs of every crawl of troubled: 14 (showing 1-14)');
+    const entries = lines.slice(0, -1).map((line) => line.split('\t'));
+    assert.deepEqual(
+      entries.map(([crawl]) => crawl),
+      [...Array(7).fill('crawl 2'), ...Array(7).fill('crawl 1')],
+      'newest crawl first',
+    );
+    const ofFirst = new Map(entries.filter(([crawl]) => crawl === 'crawl 1').map(([, outcome, url, reason]) => [url, [outcome, reason]]));
+    assert.deepEqual(Object.fromEntries(ofFirst), {
+      [`${origin}/doc.pdf`]: ['refused', 'not HTML: application/pdf'],
+      [`${origin}/missing`]: ['refused', 'HTTP 404'],
+      [`${origin}/out`]: ['refused', `redirect to http://localhost:${new URL(origin).port}/article/7.html refused: outside the site's allowed URLs`],
+      [`${origin}/hop`]: ['moved', 'redirected'],
+      [`${origin}/private/x`]: ['disallowed', 'robots.txt disallows it'],
+      [`${origin}/boom`]: ['failed', 'HTTP 500'],
+      [`${origin}/drop`]: ['failed', ofFirst.get(`${origin}/drop`)?.[1]],
+    });
+    assert.match(ofFirst.get(`${origin}/drop`)?.[1] ?? '', /^fetch failed: /, 'a dropped connection failed: it was not refused');
+    const hop = entries.find(([crawl, , url]) => crawl === 'crawl 2' && url === `${origin}/hop`);
+    assert.deepEqual(hop?.slice(1), ['moved', `${origin}/hop`, `HTTP 301: moved to ${origin}/a2`], "the latest crawl's move names its target");
+
+    const failed = JSON.parse((await winnow('crawl-log', 'troubled', '--outcome', 'failed', '--crawl', '1', '--json')).stdout);
+    assert.deepEqual(
+      { total: failed.total, outcomes: failed.outcomes, crawl: failed.crawl, urls: failed.entries.map((entry: { url: string }) => entry.url) },
+      { total: 2, outcomes: ['failed'], crawl: 1, urls: [`${origin}/boom`, `${origin}/drop`] },
+    );
+    assert.equal(failed.entries[0].attempts, 3, 'failed after its retries');
+
+    const paged = await winnow('crawl-log', 'troubled', '--outcome', 'refused,disallowed', '--size', '3', '--page', '2');
+    assert.match(paged.stdout, /\nrefused, disallowed URLs of every crawl of troubled: 8 \(showing 4-6; next: --page 3\)\n$/);
+
+    await assert.rejects(winnow('crawl-log', 'troubled', '--outcome', 'stored'), (error: { code?: number; stderr?: string }) => {
+      assert.equal(error.code, 1);
+      assert.match(error.stderr ?? '', /unknown outcome "stored"; the crawl log lists: moved, gone, refused, disallowed, failed, cancelled/);
+      return true;
+    });
+    await assert.rejects(winnow('crawl-log', 'troubled', '--crawl', '9'), /troubled has no crawl 9/);
+    await assert.rejects(winnow('crawl-log', 'nosuch'), /no site named "nosuch"/);
+  });
+
+  test('crawl --stop with no crawl queued or running says so', async () => {
+    assert.equal((await winnow('crawl', 'troubled', '--stop')).stdout, 'troubled has no crawl queued or running\n');
+  });
+});
