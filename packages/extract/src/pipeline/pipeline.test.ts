@@ -153,6 +153,18 @@ describe('pipeline', () => {
     assert.equal(untitled.blocks[0]?.text, story[0], 'a title naming only the site names no headline');
   });
 
+  it("keeps a recent post's headline and first paragraph that the site's 'latest posts' box repeats on every page", () => {
+    const headlineOf = (n: number) => `Headline ${uniqueParagraph(n * 10, 6)}`;
+    const latest = `<aside class="latest"><h3>Latest</h3><ul>${[0, 1, 2, 3]
+      .map((n) => `<li><a href="/${n}">${headlineOf(n)}</a><p>${uniqueParagraph(n * 10 + 1, 40)}</p></li>`)
+      .join('')}</ul></aside>`;
+    const page = (n: number) =>
+      `<html><head><title>${headlineOf(n)} | Site</title></head><body><div class="post"><h1>${headlineOf(n)}</h1>${[1, 2, 3].map((i) => `<p>${uniqueParagraph(n * 10 + i, 40)}</p>`).join('')}</div>${latest}</body></html>`;
+    const training = [0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11].map(page);
+    const result = preparedExtractor(pipeline, training)(page(2));
+    assertKeeps(result.text, [headlineOf(2), ...[1, 2, 3].map((i) => uniqueParagraph(20 + i, 40))], 'the recent post');
+  });
+
   it("does not take the site's name for the headline when the title abbreviates the headline", () => {
     const page = (n: number) =>
       `<html><head><title>Story ${n} | The Harbour Gazette</title></head><body><header><h1 class="logo">The Harbour Gazette</h1><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li></ul></header><div class="story"><h2>Story ${n}: ${uniqueParagraph(n * 10, 6)}</h2>${[1, 2, 3].map((i) => `<p>${uniqueParagraph(n * 10 + i, 40)}</p>`).join('')}</div></body></html>`;

@@ -5,18 +5,11 @@ import { fnv1a, terms } from '../features.js';
 /** Lines of fewer words are not kept: a single word ("Home", a date) says nothing of a site. */
 const MIN_KEPT_WORDS = 2;
 /**
- * A reading is judged by its lines of at least this many words: shorter ones are labels ("Read
- * more", "Share this page") that an article's own text repeats too; the site's text that a reader
- * can mistake for an article is longer: a browser-upgrade notice, a subscription pitch, a
- * copyright paragraph.
- */
-const MIN_JUDGED_WORDS = 4;
-/**
  * A line on at least this share of a layout's sample pages, at the same path, is the site's, not
  * a page's: FastCE's premise (what repeats across a site's pages is not content), with CE's
- * "similar on a tenth of the pages" made "identical on half of them", as only the reader's reading
- * and the headline are judged with it. At the same path: a recent post's headline, which a
- * "latest posts" box repeats on every page, is its own page's headline at the article's path.
+ * "similar on a tenth of the pages" made "identical on half of them", as the reader's reading is
+ * cut with it. At the same path: a recent post's headline and first paragraph, which a "latest
+ * posts" box repeats on every page, are its own page's text at the article's paths.
  */
 const REPEATED_SHARE = 0.5;
 /** And on at least this many: two copies of one article (two URLs) are not the site's text. */
@@ -51,14 +44,4 @@ export function repeatedLineKeys(pages: readonly ReadonlySet<number>[]): number[
 /** Whether the layout's pages repeat a line, at its path. */
 export function isRepeatedLine(line: TextLine, repeated: ReadonlySet<number>): boolean {
   return repeated.has(lineKey(line, terms(line.text)));
-}
-
-/** How many of a reading's words are in lines of `MIN_JUDGED_WORDS` or more that the layout's pages repeat. */
-export function repeatedWords(lines: readonly TextLine[], repeated: ReadonlySet<number>): number {
-  let count = 0;
-  for (const line of lines) {
-    const words = terms(line.text);
-    if (words.length >= MIN_JUDGED_WORDS && repeated.has(lineKey(line, words))) count += words.length;
-  }
-  return count;
 }
