@@ -277,3 +277,62 @@ describe('politeness towards a site', () => {
     }
   });
 });
+
+describe('responses without a Content-Type', () => {
+  let rt: Runtime;
+  let crawler: Service;
+  before(async () => {
+    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
+    crawler = startCrawler(rt);
+  });
+  after(async () => {
+    await crawler.close();
+    await rt.close();
+  });
+
+  test('are sniffed as browsers do: HTML by its opening tag is stored, anything else refused; a declared non-HTML type stays refused', async () => {
+    const site = await serveGeneratedSite({
+      pages: 0,
+      override: (request, response) => {
+        const untyped = (body: string) => void response.writeHead(200).end(body);
+        switch (request.url) {
+          case '/':
+            response
+              .writeHead(200)
+              .end(
+                '\n  <!doctype html><html><head><title>Untyped</title></head><body><p>A home page served without a content type.</p>' +
+                  '<a href="/comment.html">c</a> <a href="/para.html">p</a> <a href="/data.txt">d</a> <a href="/typed.txt">t</a></body></html>',
+              );
+            return true;
+          case '/comment.html':
+            untyped('<!-- generated --><html><body><p>Opens with a comment.</p></body></html>');
+            return true;
+          case '/para.html':
+            untyped('<P>A bare paragraph, upper case.</P>');
+            return true;
+          case '/data.txt':
+            untyped('name,value\nharbour,3\n<p>not at the start</p>');
+            return true;
+          case '/typed.txt':
+            response.writeHead(200, { 'content-type': 'text/plain' }).end('<html><body><p>Declared as text.</p></body></html>');
+            return true;
+          default:
+            return false;
+        }
+      },
+    });
+    try {
+      await addSite(rt, { name: 'untyped', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
+      const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'untyped')).id);
+      assert.equal(crawl.state, 'finished');
+      const stored = await findSite(rt.db, 'untyped');
+      const page = (path: string) => findPageByUrl(rt.db, stored?.id ?? 0, `${site.origin}${path}`);
+      for (const path of ['/', '/comment.html', '/para.html']) assert.ok((await page(path))?.contentHash, `${path} sniffed as HTML and stored`);
+      assert.match((await page('/data.txt'))?.fetchError ?? '', /not HTML: no content type/);
+      assert.match((await page('/typed.txt'))?.fetchError ?? '', /not HTML: text\/plain/);
+      assert.equal(crawl.pagesStored, 3);
+    } finally {
+      await site.close();
+    }
+  });
+});

@@ -24,10 +24,13 @@ import { readLinks } from './links.js';
 import { type HostPace, type Politeness, retryAfterMs } from './politeness.js';
 import type { RobotsCache } from './robots.js';
 import { readSitemap } from './sitemaps.js';
+import { sniffsAsHtml } from './sniff.js';
 import { normalizeUrl, trapReason } from './urls.js';
 
 /** The media types a stored page may have: what the extractor can read. */
 const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
+/** What the MIME Sniffing Standard counts as no type at all (absent, empty, or saying it does not know): such a body is sniffed. */
+const UNKNOWN_TYPES: ReadonlySet<string> = new Set(['', 'unknown/unknown', 'application/unknown', '*/*']);
 /** Tries per URL for failures that can pass (timeouts, resets, 5xx, 429). */
 export const MAX_ATTEMPTS = 3;
 /** A host whose next free slot is further away than this: the URL goes back to the frontier instead of holding a worker. */
@@ -158,7 +161,9 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
   }
   if (status >= 500) return retryOrFail(context, leased, site, `HTTP ${status}`, response);
   if (status < 200 || status >= 300) return refuse(context, leased, site, `HTTP ${status}`, response);
-  const mediaType = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  let mediaType = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  // A response that names no type is sniffed as a browser would; a declared type is authoritative.
+  if (UNKNOWN_TYPES.has(mediaType) && sniffsAsHtml(response.body)) mediaType = 'text/html';
   if (!HTML_TYPES.has(mediaType)) return refuse(context, leased, site, `not HTML: ${mediaType || 'no content type'}`, response);
   if (response.body.length === 0) return refuse(context, leased, site, 'empty body', response);
   let html: string;
