@@ -234,6 +234,50 @@ describe('politeness towards a site', () => {
     }
   });
 
+  test('a robots.txt answering 503 is asked again after its Retry-After, and the crawl goes on once it answers', async () => {
+    const site = await serveGeneratedSite({
+      pages: 2,
+      override: (request, response, seen) => {
+        if (request.url !== '/robots.txt' || seen > 2) return false;
+        response.writeHead(503, { 'retry-after': '1', 'content-type': 'text/plain' }).end('down for maintenance');
+        return true;
+      },
+    });
+    try {
+      await addSite(rt, { name: 'robots-back', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
+      const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'robots-back')).id);
+      assert.equal(crawl.state, 'finished');
+      assert.equal(site.hits('/robots.txt'), 3, 'two 503s, then the rules');
+      assert.equal(crawl.pagesStored, site.paths.length);
+      const robots = site.requests.filter((request) => request.path === '/robots.txt').map((request) => request.at);
+      assert.ok((robots[2] as number) - (robots[0] as number) >= 2000, 'each try waited for the Retry-After');
+      assert.equal(site.hits('/'), 1, 'nothing else was fetched while robots.txt failed');
+    } finally {
+      await site.close();
+    }
+  });
+
+  test('a robots.txt that keeps answering 503 fails the crawl after a bounded number of tries, saying so', async () => {
+    const site = await serveGeneratedSite({
+      pages: 2,
+      override: (request, response) => {
+        if (request.url !== '/robots.txt') return false;
+        response.writeHead(503, { 'retry-after': '1', 'content-type': 'text/plain' }).end('down');
+        return true;
+      },
+    });
+    try {
+      await addSite(rt, { name: 'robots-down', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
+      const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'robots-down')).id);
+      assert.equal(crawl.state, 'failed');
+      assert.match(crawl.error ?? '', /nothing could be fetched: fetch failed: robots\.txt answered HTTP 503, 5 tries over \d+ s/);
+      assert.equal(site.hits('/robots.txt'), 5, 'the five tries the README promises');
+      assert.equal(site.hits('/'), 0, 'no page of the host was fetched');
+    } finally {
+      await site.close();
+    }
+  });
+
   test('sitemaps named by robots.txt join the frontier; a per-pattern cap stops a trap', async () => {
     let origin = '';
     const site = await serveGeneratedSite({

@@ -79,9 +79,10 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
   const pace: HostPace = { intervalMs: config.delayMs, maxInFlight: config.concurrency };
   const rules = await context.robots.rulesFor(url.origin, (robotsUrl) => context.politeFetch(robotsUrl, pace, config.allowPrivateAddresses));
   if (rules.unavailable) {
-    const { reason, refused, retriable } = rules.unavailable;
+    const { reason, refused, retriable, retryInMs } = rules.unavailable;
     if (refused) return refuse(context, leased, site, reason);
-    return retriable ? retryOrFail(context, leased, site, reason) : fail(context, leased, site, reason);
+    // robots.txt is tried again on its own bounded schedule; the URL waits for it without spending its own tries.
+    return retriable ? { retryInMs, attempted: false } : fail(context, leased, site, reason);
   }
   if (config.sitemaps && leased.depth === 0 && rules.sitemaps.length > 0) {
     await admit(context, leased, site, sitemapEntries(context, leased, site, rules.sitemaps));
