@@ -380,3 +380,59 @@ describe('responses without a Content-Type', () => {
     }
   });
 });
+
+describe('one page, many URLs', () => {
+  let rt: Runtime;
+  let crawler: Service;
+  before(async () => {
+    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
+    crawler = startCrawler(rt);
+  });
+  after(async () => {
+    await crawler.close();
+    await rt.close();
+  });
+
+  test('an empty query is the same URL; a canonical URL of the site is fetched even when nothing links to it, one elsewhere is not', async () => {
+    const links = ['/article/3.html?ref=home', '/article/3.html?', '/article/3.html', '/story?id=7', '/mirror', '/deep'].map(
+      (href) => `<a href="${href}">${href}</a>`,
+    );
+    const html = (response: import('node:http').ServerResponse, head: string, body: string) =>
+      void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<html><head>${head}</head><body>${body}</body></html>`);
+    const site = await serveGeneratedSite({
+      pages: 0,
+      override: (request, response) => {
+        const path = request.url ?? '';
+        if (path === '/') html(response, '<title>Home</title>', `<p>Home of the trial site.</p>${links.join(' ')}`);
+        else if (path.startsWith('/article/3.html')) html(response, '<link rel="canonical" href="/article/3.html">', '<p>Article three.</p>');
+        else if (path === '/story?id=7') html(response, '<link rel="canonical" href="/stories/7?utm_source=feed">', '<p>Story seven, print view.</p>');
+        else if (path === '/stories/7') html(response, '', '<p>Story seven.</p>');
+        else if (path === '/mirror') html(response, '<link rel="canonical" href="http://elsewhere.example/original">', '<p>A mirror.</p>');
+        else if (path === '/deep') html(response, '<meta name="robots" content="nofollow"><link rel="canonical" href="/deep/original">', '<p>Deep.</p>');
+        else if (path === '/deep/original') html(response, '', '<p>Deep original.</p>');
+        else return false;
+        return true;
+      },
+    });
+    try {
+      await addSite(rt, { name: 'many-urls', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0, maxDepth: 1 });
+      const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'many-urls')).id);
+      assert.equal(crawl.state, 'finished');
+      const stored = await findSite(rt.db, 'many-urls');
+      const page = (path: string) => findPageByUrl(rt.db, stored?.id ?? 0, `${site.origin}${path}`);
+      assert.equal(site.hits('/article/3.html'), 2, '/article/3.html and ?ref=home: the empty query is no third URL');
+      assert.equal(await page('/article/3.html?'), undefined);
+      assert.equal((await page('/story?id=7'))?.canonicalUrl, `${site.origin}/stories/7`, 'stored normalised');
+      assert.equal(site.hits('/stories/7'), 1, 'the canonical URL nothing links to was fetched');
+      assert.ok((await page('/stories/7'))?.contentHash);
+      assert.equal(site.hits('/deep/original'), 1, "at the page's depth (maxDepth 1), whatever its nofollow");
+      assert.equal((await page('/mirror'))?.canonicalUrl, 'http://elsewhere.example/original', 'kept as the page said it');
+      const [{ count }] = (await rt.db.query<{ count: number }>("SELECT count(*)::int AS count FROM frontier WHERE url LIKE 'http://elsewhere.example/%'")) as [
+        { count: number },
+      ];
+      assert.equal(count, 0, "a canonical outside the site's allowed URLs is not admitted");
+    } finally {
+      await site.close();
+    }
+  });
+});

@@ -174,10 +174,16 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
     return refuse(context, leased, site, (error as Error).message, response);
   }
   const page = readLinks(html, response.url);
+  const rules = { config: site.config, trackingParams: context.trackingParams };
   const robotsHeader = (headers['x-robots-tag'] ?? '').toLowerCase();
   if (leased.depth < site.config.maxDepth && !page.nofollow && !/\b(?:nofollow|none)\b/.test(robotsHeader)) {
-    await admit(context, leased, site, foundEntries(page.links, leased.depth + 1, { config: site.config, trackingParams: context.trackingParams }));
+    await admit(context, leased, site, foundEntries(page.links, leased.depth + 1, rules));
   }
+  const canonical = page.canonical && normalizeUrl(page.canonical, undefined, context.trackingParams);
+  // The page's canonical URL is the address its document belongs under (the indexer files this page
+  // as its duplicate once it is stored): it is fetched, at this page's depth and whatever its
+  // nofollow, as a redirect's target is, if the site's globs and trap guards admit it as a link.
+  if (canonical && canonical !== leased.url) await admit(context, leased, site, foundEntries([canonical], leased.depth, rules));
   if (page.noindex || /\b(?:noindex|none)\b/.test(robotsHeader)) {
     const reason = 'the page asks not to be indexed (robots noindex)';
     if (!previous?.contentHash) return refuse(context, leased, site, reason, response);
@@ -195,7 +201,7 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
       status,
       headers,
       contentType: headers['content-type'] ?? null,
-      canonicalUrl: page.canonical && normalizeUrl(page.canonical, undefined, context.trackingParams),
+      canonicalUrl: canonical,
     },
     response.body,
   );
