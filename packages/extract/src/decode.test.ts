@@ -23,10 +23,32 @@ describe('decodeHtml', () => {
     assert.match(decoded.html, /café/);
   });
 
-  it('replaces invalid UTF-8 and says so', () => {
-    const decoded = decodeHtml(Buffer.from([0x3c, 0x70, 0x3e, 0x61, 0xff, 0xfe, 0x62, 0x3c, 0x2f, 0x70, 0x3e]));
+  it('replaces bytes invalid in a declared UTF-8 and says so', () => {
+    const bytes = Buffer.from([0x3c, 0x70, 0x3e, 0x61, 0xff, 0xfe, 0x62, 0x3c, 0x2f, 0x70, 0x3e]);
+    const decoded = decodeHtml(bytes, 'text/html; charset=utf-8');
     assert.equal(decoded.html, '<p>a\ufffd\ufffdb</p>');
     assert.match(decoded.warnings.join(' '), /replaced/);
+    const byMeta = decodeHtml(Buffer.concat([Buffer.from('<meta charset="utf-8">'), bytes]));
+    assert.equal(byMeta.encoding, 'UTF-8', 'a <meta> declaration is as authoritative');
+    assert.match(byMeta.html, /a\ufffd\ufffdb/);
+  });
+
+  it('reads a page that declares no charset and is not UTF-8 as windows-1252, as browsers do, and says so', () => {
+    const latin1 = Buffer.concat([
+      Buffer.from('<html><body><p>Le gar\u00e7on tr\u00e8s sage de Besan\u00e7on ', 'latin1'),
+      Buffer.from([0x96, 0x20, 0x80]), // an en dash and a euro sign: windows-1252's, not Latin-1's
+      Buffer.from('5</p></body></html>'),
+    ]);
+    const decoded = decodeHtml(latin1, 'text/html');
+    assert.equal(decoded.encoding, 'windows-1252');
+    assert.match(decoded.html, /Le garçon très sage de Besançon – €5/);
+    assert.match(decoded.warnings.join(' '), /no charset was declared .* decoded as windows-1252/);
+    const declared = decodeHtml(latin1, 'text/html; charset=iso-8859-1');
+    assert.equal(declared.encoding, 'windows-1252', 'iso-8859-1 is a label of windows-1252');
+    assert.match(declared.html, /Besançon – €5/);
+    assert.deepEqual(declared.warnings, []);
+    assert.equal(decodeHtml(Buffer.from('<p>Besan\u00e7on</p>', 'utf8')).encoding, 'UTF-8', 'valid UTF-8 stays UTF-8');
+    assert.deepEqual(decodeHtml(Buffer.from('<p>Besan\u00e7on</p>', 'utf8')).warnings, []);
   });
 
   it('refuses empty and binary bodies', () => {

@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Db, Queryable } from './db.js';
 import { contentHash, insertRawPage } from './rawPages.js';
 
 export interface FetchRecord {
@@ -24,6 +24,10 @@ export interface Page {
   contentType: string | null;
   contentHash: string | null;
   fetchError: string | null;
+  /** The URL the page names as canonical (`<link rel="canonical">`), normalised; null when it names none. */
+  canonicalUrl: string | null;
+  /** The URL of the page of the site whose document stands for this one (`resolveDuplicates`); null when it is indexed under its own. */
+  duplicateOf: string | null;
   fetchedAt: Date;
 }
 
@@ -35,10 +39,12 @@ interface PageRow {
   content_type: string | null;
   content_hash: string | null;
   fetch_error: string | null;
+  canonical_url: string | null;
+  duplicate_of: string | null;
   fetched_at: Date;
 }
 
-const COLUMNS = 'id, site_id, url, status, content_type, content_hash, fetch_error, fetched_at';
+const COLUMNS = 'id, site_id, url, status, content_type, content_hash, fetch_error, canonical_url, duplicate_of, fetched_at';
 
 function toPage(row: PageRow): Page {
   return {
@@ -49,6 +55,8 @@ function toPage(row: PageRow): Page {
     contentType: row.content_type,
     contentHash: row.content_hash,
     fetchError: row.fetch_error,
+    canonicalUrl: row.canonical_url,
+    duplicateOf: row.duplicate_of,
     fetchedAt: row.fetched_at,
   };
 }
@@ -175,11 +183,115 @@ export async function markPageGone(db: Queryable, pageId: number, crawlId: numbe
 }
 
 /**
- * Which of the given pages still exist, and which of those have a body. Page ids are never reused
- * and a page is deleted only with its site, so an id missing here belongs to a removed site for
- * good; a page without a body was withdrawn by its site (404, 410, moved, noindex).
+ * Which of the given pages still exist, which of those have a body, and which of those are
+ * duplicates (with the URL of the page that stands for each). Page ids are never reused and a page
+ * is deleted only with its site, so an id missing here belongs to a removed site for good; a page
+ * without a body was withdrawn by its site (404, 410, moved, noindex).
  */
-export async function pagePresence(db: Queryable, ids: readonly number[]): Promise<{ existing: Set<number>; withBody: Set<number> }> {
-  const rows = await db.query<{ id: number; has_body: boolean }>('SELECT id, content_hash IS NOT NULL AS has_body FROM pages WHERE id = ANY($1::int[])', [ids]);
-  return { existing: new Set(rows.map((row) => row.id)), withBody: new Set(rows.filter((row) => row.has_body).map((row) => row.id)) };
+export async function pagePresence(
+  db: Queryable,
+  ids: readonly number[],
+): Promise<{ existing: Set<number>; withBody: Set<number>; duplicateOf: Map<number, string> }> {
+  const rows = await db.query<{ id: number; has_body: boolean; duplicate_of: string | null }>(
+    'SELECT id, content_hash IS NOT NULL AS has_body, duplicate_of FROM pages WHERE id = ANY($1::int[])',
+    [ids],
+  );
+  const withBody = rows.filter((row) => row.has_body);
+  return {
+    existing: new Set(rows.map((row) => row.id)),
+    withBody: new Set(withBody.map((row) => row.id)),
+    duplicateOf: new Map(withBody.flatMap((row) => (row.duplicate_of === null ? [] : [[row.id, row.duplicate_of] as const]))),
+  };
+}
+
+/** What `resolveDuplicates` decided of a page. */
+export interface DuplicateDecision {
+  pageId: number;
+  /** The URL of the page whose document stands for this one; null when its own stands (or it has no body). */
+  duplicateOf: string | null;
+  /** What was recorded before: a change tells the indexer to write or remove the page's document. */
+  previous: string | null;
+  hasBody: boolean;
+}
+
+/** A page that can have a document: it has a body and an extraction to index. */
+const INDEXABLE = (p: string) => `(${p}.content_hash IS NOT NULL AND EXISTS (SELECT 1 FROM extractions e WHERE e.page_id = ${p}.id))`;
+
+/**
+ * The page `c` a page `p` of the same site names as canonical, when it stands for `p`: another
+ * URL, indexable, naming no other page as canonical itself (a chain or a loop of canonicals is not
+ * followed). A canonical outside the site's allowed URLs was never admitted, so it is no page here.
+ */
+const CANONICAL_OF = (p: string, c: string) =>
+  `SELECT ${c}.url FROM pages ${c} WHERE ${c}.site_id = ${p}.site_id AND ${c}.url = ${p}.canonical_url AND ${c}.url <> ${p}.url
+     AND ${INDEXABLE(c)} AND (${c}.canonical_url IS NULL OR ${c}.canonical_url = ${c}.url)`;
+
+/**
+ * Each page's duplicate, decided from the pages' state alone (so any order of decisions ends the
+ * same): a page naming as canonical another page of its site that stands (`CANONICAL_OF`) is its
+ * duplicate; else, among the indexable pages of its site with the same body that name no such
+ * canonical, the one that names itself canonical, else the one with the shortest URL (then the
+ * first in code-point order) stands for the others.
+ */
+const DECIDE = `
+  WITH decided AS (
+    SELECT t.id, t.duplicate_of AS previous, t.content_hash IS NOT NULL AS has_body,
+           CASE WHEN t.content_hash IS NULL THEN NULL
+                WHEN canonical.url IS NOT NULL THEN canonical.url
+                WHEN original.url <> t.url THEN original.url END AS duplicate_of
+      FROM pages t
+      LEFT JOIN LATERAL (${CANONICAL_OF('t', 'c')}) canonical ON true
+      LEFT JOIN LATERAL (
+        SELECT g.url FROM pages g
+         WHERE g.site_id = t.site_id AND g.content_hash = t.content_hash AND ${INDEXABLE('g')} AND NOT EXISTS (${CANONICAL_OF('g', 'gc')})
+         ORDER BY g.canonical_url IS NOT DISTINCT FROM g.url DESC, length(g.url), g.url COLLATE "C"
+         LIMIT 1
+      ) original ON true
+     WHERE t.id = ANY($1::int[])
+  ), recorded AS (
+    UPDATE pages p SET duplicate_of = d.duplicate_of FROM decided d WHERE p.id = d.id AND p.duplicate_of IS DISTINCT FROM d.duplicate_of
+  )
+  SELECT id, duplicate_of, previous, has_body FROM decided`;
+
+/**
+ * The pages whose decision may follow from these pages': the same body, naming one of them as
+ * canonical, or recorded as a duplicate of one (its old body's group, a canonical that is gone).
+ */
+const RELATED = `
+  SELECT q.id FROM pages b JOIN pages q ON q.site_id = b.site_id AND q.content_hash = b.content_hash WHERE b.id = ANY($1::int[])
+  UNION SELECT q.id FROM pages b JOIN pages q ON q.site_id = b.site_id AND q.canonical_url = b.url WHERE b.id = ANY($1::int[])
+  UNION SELECT q.id FROM pages b JOIN pages q ON q.site_id = b.site_id AND q.duplicate_of = b.url WHERE b.id = ANY($1::int[])`;
+
+/**
+ * A change reaches at most two steps (a page that starts naming a canonical leaves its body's
+ * group, whose original may change); one more is a margin.
+ */
+const RELATED_STEPS = 3;
+/** Serialises deciding duplicates per site between processes (with the site id as the second key). */
+const DUPLICATES_LOCK = 7_262_012;
+
+/**
+ * Decides and records (`pages.duplicate_of`) which of these pages, and of the pages whose decision
+ * depends on theirs (`RELATED`), are duplicates of another page of their site, and returns every
+ * decision. One transaction per call; on a Postgres server an advisory lock per site makes
+ * decisions of one site follow one another, so the last one recorded saw the latest pages.
+ */
+export async function resolveDuplicates(db: Db, pageIds: readonly number[]): Promise<DuplicateDecision[]> {
+  return db.transaction(async (tx) => {
+    if (db.kind === 'postgres') {
+      await tx.query('SELECT pg_advisory_xact_lock($1, site_id) FROM (SELECT DISTINCT site_id FROM pages WHERE id = ANY($2::int[]) ORDER BY site_id) sites', [
+        DUPLICATES_LOCK,
+        pageIds,
+      ]);
+    }
+    const all = new Set(pageIds);
+    let step = [...all];
+    for (let i = 0; i < RELATED_STEPS && step.length > 0; i++) {
+      const related = await tx.query<{ id: number }>(RELATED, [step]);
+      step = related.map((row) => row.id).filter((id) => !all.has(id));
+      for (const id of step) all.add(id);
+    }
+    const rows = await tx.query<{ id: number; duplicate_of: string | null; previous: string | null; has_body: boolean }>(DECIDE, [[...all]]);
+    return rows.map((row) => ({ pageId: row.id, duplicateOf: row.duplicate_of, previous: row.previous, hasBody: row.has_body }));
+  });
 }

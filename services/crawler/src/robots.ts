@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 import { type FetchedResponse, FetchError } from './fetcher.js';
+import { retryAfterMs } from './politeness.js';
 
 /** robots-parser is CommonJS whose types declare an ES default export: load it as what it is. */
 const robotsParser = createRequire(import.meta.url)('robots-parser') as typeof import('robots-parser').default;
@@ -21,18 +22,30 @@ export interface RobotsUnavailable {
   reason: string;
   /** The network policy refused the host itself: a refusal to record, not a failure to retry. */
   refused: boolean;
-  /** Asking again later may work (a timeout, a 503), unlike a refused connection. */
+  /** Asking again later may work (a timeout, a 503), unlike a refused connection: robots.txt is asked again in `retryInMs`. */
   retriable: boolean;
+  /** How long until robots.txt is asked again. */
+  retryInMs: number;
 }
 
 /** What is cached of a robots.txt, shared by every crawler process. */
-type CachedRobots = { kind: 'rules'; body: string } | { kind: 'allow-all'; status: number } | ({ kind: 'unavailable' } & RobotsUnavailable);
+type CachedRobots = { kind: 'rules'; body: string } | { kind: 'allow-all'; status: number } | ({ kind: 'unavailable' } & Omit<RobotsUnavailable, 'retryInMs'>);
 
 /** Google's limit: past 500 KiB a robots.txt is read no further. */
 const MAX_ROBOTS_BYTES = 500 * 1024;
 const MAX_REDIRECTS = 5;
-/** A robots.txt that could not be fetched is asked for again this soon, not after the whole period. */
+/** A robots.txt that could not be fetched for good (a refused connection) is asked for again this soon, not after the whole period. */
 const UNAVAILABLE_TTL_MS = 60_000;
+/**
+ * A robots.txt that fails in a way that can pass (5xx, 429, a timeout) is tried this many times
+ * before the host's URLs fail; between tries its `Retry-After` (at most `MAX_RETRY_WAIT_MS`), else
+ * 5 s, 20 s, 80 s, 320 s: about seven minutes, long enough for a restart or a deploy.
+ */
+export const ROBOTS_TRIES = 5;
+const RETRY_BASE_MS = 5000;
+const MAX_RETRY_WAIT_MS = 10 * 60_000;
+/** How long the final verdict stands: past the longest wait, so that no URL waiting for a try starts a new round. */
+const GAVE_UP_TTL_MS = MAX_RETRY_WAIT_MS + 60_000;
 
 export interface RobotsOptions {
   redis: Redis;
@@ -50,7 +63,10 @@ export type RobotsFetch = (url: string) => Promise<FetchedResponse>;
  * Redis (one process fetches while the others wait for its answer), parsed with robots-parser and
  * matched against this crawler's User-Agent. As Google and RFC 9309 say: 2xx is the rules; 4xx
  * means no rules (everything allowed); 5xx, 429 or no answer means nothing may be fetched for now,
- * and the reason is kept so that the pages it blocks say why ("connection refused").
+ * and the reason is kept so that the pages it blocks say why ("connection refused"). A failure that
+ * can pass is tried again with backoff (`ROBOTS_TRIES`, counted in Redis across processes) while
+ * the host's URLs wait for it; after the last try they fail with the reason. RFC 9309 lets a crawler
+ * assume no rules after 30 days of a 5xx; a crawl does not wait that long.
  */
 export class RobotsCache {
   readonly #options: RobotsOptions;
@@ -62,11 +78,11 @@ export class RobotsCache {
 
   async rulesFor(origin: string, fetch: RobotsFetch): Promise<RobotsRules> {
     const local = this.#local.get(origin);
-    if (local && local.expires > Date.now()) return local.rules;
+    if (local && local.expires > Date.now()) return withRetry(local.rules, local.expires - Date.now());
     const { cached, ttlMs, fetchedNow } = await this.#shared(origin, fetch);
     const rules = this.#rulesOf(origin, cached);
     if (ttlMs > 0) this.#local.set(origin, { rules: { ...rules, fetchedNow: false }, expires: Date.now() + Math.min(ttlMs, 60_000) });
-    return { ...rules, fetchedNow };
+    return withRetry({ ...rules, fetchedNow }, ttlMs);
   }
 
   async #shared(origin: string, fetch: RobotsFetch): Promise<{ cached: CachedRobots; ttlMs: number; fetchedNow: boolean }> {
@@ -80,8 +96,17 @@ export class RobotsCache {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     try {
-      const { cached, shared } = await this.#fetchRobots(origin, fetch);
-      const ttlMs = cached.kind === 'unavailable' ? UNAVAILABLE_TTL_MS : this.#options.ttlMs;
+      const fetched = await this.#fetchRobots(origin, fetch);
+      const { shared } = fetched;
+      let { cached } = fetched;
+      let ttlMs = this.#options.ttlMs;
+      if (cached.kind === 'unavailable' && cached.retriable && shared) {
+        ({ cached, ttlMs } = await this.#failedTry(`${key}:failures`, cached, fetched.retryAfterMs));
+      } else if (cached.kind === 'unavailable') {
+        ttlMs = UNAVAILABLE_TTL_MS;
+      } else {
+        await redis.del(`${key}:failures`);
+      }
       if (shared) await redis.set(key, JSON.stringify(cached), 'PX', ttlMs);
       return { cached, ttlMs: shared ? ttlMs : 0, fetchedNow: true };
     } finally {
@@ -90,10 +115,37 @@ export class RobotsCache {
   }
 
   /**
+   * Counts a failed try of a robots.txt in `failures` (a Redis hash: tries, time of the first) and
+   * says how long the answer stands: until the next try, or, after the last one, a final verdict
+   * (not retriable) whose reason says how many tries over how long.
+   */
+  async #failedTry(
+    failures: string,
+    cached: Extract<CachedRobots, { kind: 'unavailable' }>,
+    retryAfter: number | null,
+  ): Promise<{ cached: CachedRobots; ttlMs: number }> {
+    const redis = this.#options.redis;
+    const [[, tries], , [, first]] = (await redis
+      .multi()
+      .hincrby(failures, 'tries', 1)
+      .hsetnx(failures, 'first', String(Date.now()))
+      .hget(failures, 'first')
+      .pexpire(failures, GAVE_UP_TTL_MS)
+      .exec()) as [[null, number], unknown, [null, string]];
+    if (tries < ROBOTS_TRIES) {
+      const waitMs = Math.max(1000, Math.min(retryAfter ?? RETRY_BASE_MS * 4 ** (tries - 1), MAX_RETRY_WAIT_MS));
+      return { cached, ttlMs: waitMs };
+    }
+    await redis.del(failures);
+    const seconds = Math.round((Date.now() - Number(first)) / 1000);
+    return { cached: { ...cached, reason: `${cached.reason}, ${tries} tries over ${seconds} s`, retriable: false }, ttlMs: GAVE_UP_TTL_MS };
+  }
+
+  /**
    * Fetches an origin's robots.txt, following up to five redirects. `shared` is false when the
    * asking site's network policy refused the host: that says nothing of the host to other sites.
    */
-  async #fetchRobots(origin: string, fetch: RobotsFetch): Promise<{ cached: CachedRobots; shared: boolean }> {
+  async #fetchRobots(origin: string, fetch: RobotsFetch): Promise<{ cached: CachedRobots; shared: boolean; retryAfterMs: number | null }> {
     let url = `${origin}/robots.txt`;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       let response: FetchedResponse;
@@ -102,20 +154,24 @@ export class RobotsCache {
       } catch (error) {
         if (!(error instanceof FetchError)) throw error;
         const refused = error.code === 'refused';
-        return { cached: { kind: 'unavailable', reason: `${error.message} (fetching robots.txt)`, refused, retriable: error.retriable }, shared: !refused };
+        const cached: CachedRobots = { kind: 'unavailable', reason: `${error.message} (fetching robots.txt)`, refused, retriable: error.retriable };
+        return { cached, shared: !refused, retryAfterMs: null };
       }
       const { status } = response;
       if (status >= 300 && status < 400 && response.headers.location) {
         url = new URL(response.headers.location, url).href;
         continue;
       }
-      if (status >= 200 && status < 300) return { cached: { kind: 'rules', body: response.body.subarray(0, MAX_ROBOTS_BYTES).toString('utf8') }, shared: true };
-      if (status === 429 || status >= 500) {
-        return { cached: { kind: 'unavailable', reason: `robots.txt answered HTTP ${status}`, refused: false, retriable: true }, shared: true };
+      if (status >= 200 && status < 300) {
+        return { cached: { kind: 'rules', body: response.body.subarray(0, MAX_ROBOTS_BYTES).toString('utf8') }, shared: true, retryAfterMs: null };
       }
-      return { cached: { kind: 'allow-all', status }, shared: true };
+      if (status === 429 || status >= 500) {
+        const cached: CachedRobots = { kind: 'unavailable', reason: `robots.txt answered HTTP ${status}`, refused: false, retriable: true };
+        return { cached, shared: true, retryAfterMs: retryAfterMs(response.headers['retry-after']) };
+      }
+      return { cached: { kind: 'allow-all', status }, shared: true, retryAfterMs: null };
     }
-    return { cached: { kind: 'allow-all', status: 310 }, shared: true };
+    return { cached: { kind: 'allow-all', status: 310 }, shared: true, retryAfterMs: null };
   }
 
   #rulesOf(origin: string, cached: CachedRobots): Omit<RobotsRules, 'fetchedNow'> {
@@ -123,7 +179,7 @@ export class RobotsCache {
     switch (cached.kind) {
       case 'unavailable': {
         const { reason, refused, retriable } = cached;
-        return { unavailable: { reason, refused, retriable }, isAllowed: () => false, crawlDelayMs: null, sitemaps: [] };
+        return { unavailable: { reason, refused, retriable, retryInMs: 0 }, isAllowed: () => false, crawlDelayMs: null, sitemaps: [] };
       }
       case 'allow-all':
         return { unavailable: null, isAllowed: () => true, crawlDelayMs: null, sitemaps: [] };
@@ -139,4 +195,9 @@ export class RobotsCache {
       }
     }
   }
+}
+
+/** Rules whose unavailability, if any, says when robots.txt is asked again: when its cached answer lapses. */
+function withRetry(rules: RobotsRules, ttlMs: number): RobotsRules {
+  return rules.unavailable ? { ...rules, unavailable: { ...rules.unavailable, retryInMs: Math.max(ttlMs, 1000) } } : rules;
 }

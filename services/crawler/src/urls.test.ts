@@ -18,6 +18,13 @@ describe('URL normalisation', () => {
     assert.equal(normalizeUrl('http://[::1'), null);
   });
 
+  test('an empty query is no query: `/a?`, `/a?#top` and `/a` are one URL', () => {
+    assert.equal(normalizeUrl('https://news.example/article/3.html?'), 'https://news.example/article/3.html');
+    assert.equal(normalizeUrl('?#top', 'https://news.example/article/3.html'), 'https://news.example/article/3.html');
+    assert.equal(normalizeUrl('https://news.example/a?utm_source=x'), 'https://news.example/a');
+    assert.equal(normalizeUrl('https://news.example/a?q='), 'https://news.example/a?q=', 'a parameter with an empty value stays');
+  });
+
   test('trap guards: very long URLs and paths that repeat a segment', () => {
     assert.equal(trapReason('https://news.example/2026/11/story.html'), null);
     assert.match(trapReason(`https://news.example/${'a'.repeat(3000)}`) ?? '', /longer than 2048/);

@@ -24,7 +24,7 @@ export const DEFAULT_TRACKING_PARAMS: readonly string[] = [
 /**
  * A URL in the one spelling the frontier stores, so that a page is added once however it is
  * linked: WHATWG parsing lower-cases the scheme and host, drops default ports and resolves dot
- * segments; the fragment and tracking parameters go, and an empty query with them. Null for
+ * segments; the fragment and tracking parameters go, and an empty query (`?`) with them. Null for
  * anything that is not an absolute http(s) URL once resolved against `base`.
  */
 export function normalizeUrl(raw: string, base?: string, trackingParams: readonly string[] = DEFAULT_TRACKING_PARAMS): string | null {
@@ -39,7 +39,9 @@ export function normalizeUrl(raw: string, base?: string, trackingParams: readonl
   for (const name of [...url.searchParams.keys()]) {
     if (trackingParams.some((pattern) => (pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern))) url.searchParams.delete(name);
   }
-  if (url.search === '?') url.search = '';
+  // An empty query (`/a?`, or one whose parameters all went) reads as '' yet keeps its `?` in
+  // `href` until it is set: `/a?` and `/a` are one page.
+  if (url.search === '') url.search = '';
   return url.href;
 }
 

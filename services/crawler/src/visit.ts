@@ -24,10 +24,13 @@ import { readLinks } from './links.js';
 import { type HostPace, type Politeness, retryAfterMs } from './politeness.js';
 import type { RobotsCache } from './robots.js';
 import { readSitemap } from './sitemaps.js';
+import { sniffsAsHtml } from './sniff.js';
 import { normalizeUrl, trapReason } from './urls.js';
 
 /** The media types a stored page may have: what the extractor can read. */
 const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
+/** What the MIME Sniffing Standard counts as no type at all (absent, empty, or saying it does not know): such a body is sniffed. */
+const UNKNOWN_TYPES: ReadonlySet<string> = new Set(['', 'unknown/unknown', 'application/unknown', '*/*']);
 /** Tries per URL for failures that can pass (timeouts, resets, 5xx, 429). */
 export const MAX_ATTEMPTS = 3;
 /** A host whose next free slot is further away than this: the URL goes back to the frontier instead of holding a worker. */
@@ -76,9 +79,10 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
   const pace: HostPace = { intervalMs: config.delayMs, maxInFlight: config.concurrency };
   const rules = await context.robots.rulesFor(url.origin, (robotsUrl) => context.politeFetch(robotsUrl, pace, config.allowPrivateAddresses));
   if (rules.unavailable) {
-    const { reason, refused, retriable } = rules.unavailable;
+    const { reason, refused, retriable, retryInMs } = rules.unavailable;
     if (refused) return refuse(context, leased, site, reason);
-    return retriable ? retryOrFail(context, leased, site, reason) : fail(context, leased, site, reason);
+    // robots.txt is tried again on its own bounded schedule; the URL waits for it without spending its own tries.
+    return retriable ? { retryInMs, attempted: false } : fail(context, leased, site, reason);
   }
   if (config.sitemaps && leased.depth === 0 && rules.sitemaps.length > 0) {
     await admit(context, leased, site, sitemapEntries(context, leased, site, rules.sitemaps));
@@ -158,7 +162,9 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
   }
   if (status >= 500) return retryOrFail(context, leased, site, `HTTP ${status}`, response);
   if (status < 200 || status >= 300) return refuse(context, leased, site, `HTTP ${status}`, response);
-  const mediaType = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  let mediaType = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  // A response that names no type is sniffed as a browser would; a declared type is authoritative.
+  if (UNKNOWN_TYPES.has(mediaType) && sniffsAsHtml(response.body)) mediaType = 'text/html';
   if (!HTML_TYPES.has(mediaType)) return refuse(context, leased, site, `not HTML: ${mediaType || 'no content type'}`, response);
   if (response.body.length === 0) return refuse(context, leased, site, 'empty body', response);
   let html: string;
@@ -168,10 +174,16 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
     return refuse(context, leased, site, (error as Error).message, response);
   }
   const page = readLinks(html, response.url);
+  const rules = { config: site.config, trackingParams: context.trackingParams };
   const robotsHeader = (headers['x-robots-tag'] ?? '').toLowerCase();
   if (leased.depth < site.config.maxDepth && !page.nofollow && !/\b(?:nofollow|none)\b/.test(robotsHeader)) {
-    await admit(context, leased, site, foundEntries(page.links, leased.depth + 1, { config: site.config, trackingParams: context.trackingParams }));
+    await admit(context, leased, site, foundEntries(page.links, leased.depth + 1, rules));
   }
+  const canonical = page.canonical && normalizeUrl(page.canonical, undefined, context.trackingParams);
+  // The page's canonical URL is the address its document belongs under (the indexer files this page
+  // as its duplicate once it is stored): it is fetched, at this page's depth and whatever its
+  // nofollow, as a redirect's target is, if the site's globs and trap guards admit it as a link.
+  if (canonical && canonical !== leased.url) await admit(context, leased, site, foundEntries([canonical], leased.depth, rules));
   if (page.noindex || /\b(?:noindex|none)\b/.test(robotsHeader)) {
     const reason = 'the page asks not to be indexed (robots noindex)';
     if (!previous?.contentHash) return refuse(context, leased, site, reason, response);
@@ -189,7 +201,7 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
       status,
       headers,
       contentType: headers['content-type'] ?? null,
-      canonicalUrl: page.canonical && normalizeUrl(page.canonical, undefined, context.trackingParams),
+      canonicalUrl: canonical,
     },
     response.body,
   );

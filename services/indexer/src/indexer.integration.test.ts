@@ -128,7 +128,7 @@ for (const kind of ['postgres', 'elasticsearch'] as const) {
       await removeSite(rt, 'doomed');
       hold.release();
       const outcome = await batch;
-      assert.deepEqual(outcome, { indexed: [], vanished: [doomed], withdrawn: [], unextracted: [] });
+      assert.deepEqual(outcome, { indexed: [], vanished: [doomed], withdrawn: [], duplicates: new Map(), unextracted: [] });
       await refresh();
       assert.equal(await rt.search.count('doomed'), 0, 'the write that landed after the removal was taken away');
       assert.equal(await rt.search.count('kept'), 1, "the other site's document of the same URL stays");
