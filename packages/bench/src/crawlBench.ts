@@ -238,7 +238,7 @@ async function killOneOfTwo(site: GeneratedSite, shared: Record<string, string>,
   try {
     await addSite(rt, { name: 'killed', ...siteFlags(site, concurrency * 2) });
     const crawl = await startCrawl(rt, 'killed');
-    await until(async () => ((await findCrawl(rt.db, crawl.id))?.pagesStored ?? 0) >= site.paths.length / 3);
+    await until(async () => ((await findCrawl(rt.db, crawl.id))?.counts.stored ?? 0) >= site.paths.length / 3);
     victim.kill('SIGKILL');
     await until(async () => (await findCrawl(rt.db, crawl.id))?.state === 'finished');
     return { refetched: site.paths.filter((path) => site.hits(path) > 1).length };

@@ -45,18 +45,6 @@ export interface Crawl {
   siteId: number;
   state: CrawlState;
   counts: CrawlCounts;
-  /**
-   * `counts.stored`, for in-process callers only: not serialised (the API and `--json` show
-   * `counts`, whose names the status lines use).
-   * @deprecated read `counts.stored`.
-   */
-  readonly pagesStored: number;
-  /**
-   * `counts.refused + counts.failed`, for in-process callers only: not serialised, since a third
-   * name for "not stored" is what made the counts disagree.
-   * @deprecated read `counts`.
-   */
-  readonly pagesRejected: number;
   error: string | null;
   requestedAt: Date;
   startedAt: Date | null;
@@ -90,7 +78,7 @@ const SELECT_CRAWL = `
 function toCrawl(row: CrawlRow): Crawl {
   const { in_flight: inFlight, ...counted } = row.counts;
   const counts: CrawlCounts = { ...counted, inFlight };
-  const crawl = {
+  return {
     id: row.id,
     siteId: row.site_id,
     state: row.state,
@@ -100,10 +88,6 @@ function toCrawl(row: CrawlRow): Crawl {
     startedAt: row.started_at,
     finishedAt: row.finished_at,
   };
-  return Object.defineProperties(crawl, {
-    pagesStored: { value: counts.stored, enumerable: false },
-    pagesRejected: { value: counts.refused + counts.failed, enumerable: false },
-  }) as Crawl;
 }
 
 export class CrawlActiveError extends WinnowError {

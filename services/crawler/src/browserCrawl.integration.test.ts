@@ -52,7 +52,7 @@ test('a site configured as JavaScript-rendered is crawled in the system Chromium
     await addSite(rt, { name: 'spa', seeds: [`${origin}/`], render: 'browser', templateEveryMs: 0, allowPrivateAddresses: true });
     const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'spa')).id);
     assert.equal(crawl.state, 'finished');
-    assert.equal(crawl.pagesStored, 2, 'the link that only the script writes was followed');
+    assert.equal(crawl.counts.stored, 2, 'the link that only the script writes was followed');
     const site = await findSite(rt.db, 'spa');
     const home = await findPageByUrl(rt.db, site?.id ?? 0, `${origin}/`);
     assert.equal(home?.status, 200);

@@ -99,8 +99,8 @@ describe('crawling a site', () => {
     assert.match((await page('/missing.html'))?.fetchError ?? '', /HTTP 404/);
     for (const path of ['/big.html', '/file.pdf', '/missing.html']) assert.equal((await page(path))?.contentHash, null);
     assert.equal(await page('/private/secret.html'), undefined, 'robots.txt disallows it');
-    assert.equal(crawl.pagesStored, 4);
-    assert.equal(crawl.pagesRejected, 3);
+    assert.equal(crawl.counts.stored, 4);
+    assert.equal(crawl.counts.refused, 3, 'too large, not HTML, HTTP 404');
     assert.equal(crawl.counts.disallowed, 1);
     const extractJobs = await rt.queues.queue('extract').getJobs(['waiting']);
     assert.equal(extractJobs.length, 4, 'only stored pages are enqueued, by id');
@@ -132,7 +132,7 @@ describe('crawling a site', () => {
     await stopCrawl(rt, 'stopped');
     const ended = await crawlToEnd(rt, crawl.id);
     assert.equal(ended.state, 'stopped');
-    assert.ok(ended.pagesStored < 4, `stored ${ended.pagesStored}`);
+    assert.ok(ended.counts.stored < 4, `stored ${ended.counts.stored}`);
   });
 
   test('a redirect to an internal address or outside the allowed URLs is refused and recorded; nothing reaches the target', async () => {
@@ -161,7 +161,7 @@ describe('crawling a site', () => {
     assert.match(page?.fetchError ?? '', /refused: canary\.test resolves to/);
     assert.equal(page?.contentHash, null);
     assert.equal(canary.hits.length, 0, 'the internal server was never reached');
-    assert.equal((await findCrawl(rt.db, crawl.id))?.pagesRejected, 1);
+    assert.equal((await findCrawl(rt.db, crawl.id))?.counts.refused, 1);
   });
 
   test('an unreachable seed says "connection refused"', async () => {
@@ -225,7 +225,7 @@ describe('politeness towards a site', () => {
     try {
       await addSite(rt, { name: 'busy', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0, concurrency: 1 });
       const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'busy')).id);
-      assert.equal(crawl.pagesStored, site.paths.length, 'the page refused with 429 was fetched again');
+      assert.equal(crawl.counts.stored, site.paths.length, 'the page refused with 429 was fetched again');
       const after429 = site.requests.filter((request) => request.at > busyAt).map((request) => request.at - busyAt);
       assert.ok(after429.length > 0);
       assert.ok(Math.min(...after429) >= 2000, `the host was asked again ${Math.min(...after429)} ms after its Retry-After: 2`);
@@ -248,7 +248,7 @@ describe('politeness towards a site', () => {
       const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'robots-back')).id);
       assert.equal(crawl.state, 'finished');
       assert.equal(site.hits('/robots.txt'), 3, 'two 503s, then the rules');
-      assert.equal(crawl.pagesStored, site.paths.length);
+      assert.equal(crawl.counts.stored, site.paths.length);
       const robots = site.requests.filter((request) => request.path === '/robots.txt').map((request) => request.at);
       assert.ok((robots[2] as number) - (robots[0] as number) >= 2000, 'each try waited for the Retry-After');
       assert.equal(site.hits('/'), 1, 'nothing else was fetched while robots.txt failed');
@@ -374,7 +374,7 @@ describe('responses without a Content-Type', () => {
       for (const path of ['/', '/comment.html', '/para.html']) assert.ok((await page(path))?.contentHash, `${path} sniffed as HTML and stored`);
       assert.match((await page('/data.txt'))?.fetchError ?? '', /not HTML: no content type/);
       assert.match((await page('/typed.txt'))?.fetchError ?? '', /not HTML: text\/plain/);
-      assert.equal(crawl.pagesStored, 3);
+      assert.equal(crawl.counts.stored, 3);
     } finally {
       await site.close();
     }

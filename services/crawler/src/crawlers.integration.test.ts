@@ -62,7 +62,7 @@ describe('crawler processes sharing one frontier (real Postgres and Redis)', () 
       await addSite(rt, { name: 'shared', seeds: [`${site.origin}/`], concurrency: 8, allowPrivateAddresses: true, templateEveryMs: 0, maxDepth: 100 });
       const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'shared')).id, 120_000);
       assert.equal(crawl.state, 'finished');
-      assert.equal(crawl.pagesStored, site.paths.length);
+      assert.equal(crawl.counts.stored, site.paths.length);
       assert.deepEqual(
         site.paths.filter((path) => site.hits(path) !== 1),
         [],
@@ -90,7 +90,7 @@ describe('crawler processes sharing one frontier (real Postgres and Redis)', () 
     try {
       await addSite(rt, { name: 'killed', seeds: [`${site.origin}/`], concurrency: 8, allowPrivateAddresses: true, templateEveryMs: 0, maxDepth: 100 });
       const started = await startCrawl(rt, 'killed');
-      for (let i = 0; (await findCrawl(rt.db, started.id))?.pagesStored ?? 0 < 60; i++) {
+      for (let i = 0; (await findCrawl(rt.db, started.id))?.counts.stored ?? 0 < 60; i++) {
         assert.ok(i < 1200, 'the crawl made progress');
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -98,7 +98,7 @@ describe('crawler processes sharing one frontier (real Postgres and Redis)', () 
       await victim.exited;
       const crawl = await crawlToEnd(rt, started.id, 120_000);
       assert.equal(crawl.state, 'finished');
-      assert.equal(crawl.pagesStored, site.paths.length, 'every page stored, counted once');
+      assert.equal(crawl.counts.stored, site.paths.length, 'every page stored, counted once');
       const refetched = site.paths.filter((path) => site.hits(path) > 1).length;
       assert.ok(site.paths.every((path) => site.hits(path) >= 1));
       assert.ok(refetched <= concurrency, `${refetched} pages fetched twice; the killed process had at most ${concurrency} in flight`);
@@ -114,7 +114,7 @@ describe('crawler processes sharing one frontier (real Postgres and Redis)', () 
     try {
       await addSite(rt, { name: 'delayed', seeds: [`${site.origin}/`], concurrency: 8, allowPrivateAddresses: true, templateEveryMs: 0, maxDepth: 100 });
       const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'delayed')).id, 120_000);
-      assert.equal(crawl.pagesStored, site.paths.length);
+      assert.equal(crawl.counts.stored, site.paths.length);
       // Starts are granted 1000 ms apart; a request that opens a connection reaches the server a
       // few ms later than one that reuses it, so the server's clock may see a little less.
       const gap = smallestGap(site.requests);
@@ -158,7 +158,7 @@ describe('a crawl through outages (its own Postgres server and Redis)', () => {
     try {
       await addSite(rt, { name: 'outages', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0, maxDepth: 100 });
       const crawlId = (await startCrawl(rt, 'outages')).id;
-      const stored = async () => (await findCrawl(rt.db, crawlId))?.pagesStored ?? 0;
+      const stored = async () => (await findCrawl(rt.db, crawlId))?.counts.stored ?? 0;
       for (let i = 0; (await stored()) < 20; i++) {
         assert.ok(i < 1200);
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -173,7 +173,7 @@ describe('a crawl through outages (its own Postgres server and Redis)', () => {
       await postgres.start();
       const crawl = await crawlToEnd(rt, crawlId, 180_000);
       assert.equal(crawl.state, 'finished');
-      assert.equal(crawl.pagesStored, site.paths.length, 'every page stored once');
+      assert.equal(crawl.counts.stored, site.paths.length, 'every page stored once');
       assert.equal(crawl.counts.failed + crawl.counts.refused, 0);
       const [pages] = await rt.db.query<{ n: number }>('SELECT count(*)::int AS n FROM pages WHERE content_hash IS NOT NULL');
       assert.equal(pages?.n, site.paths.length);
