@@ -53,6 +53,8 @@ export interface SiteCounts {
   stored: number;
   /** Pages that had a body and were withdrawn by the site (404, 410, moved, noindex): out of the index. */
   gone: number;
+  /** Pages filed under another page of the site (the same body, or the canonical URL they name): not indexed under their own URL. */
+  duplicates: number;
   extracted: number;
   failedExtract: number;
   failedIndex: number;
@@ -66,6 +68,7 @@ export async function siteCounts(db: Queryable): Promise<SiteCounts[]> {
     pages: number;
     stored: number;
     gone: number;
+    duplicates: number;
     extracted: number;
     failed_extract: number;
     failed_index: number;
@@ -75,6 +78,7 @@ export async function siteCounts(db: Queryable): Promise<SiteCounts[]> {
             count(p.id)::int AS pages,
             count(p.content_hash)::int AS stored,
             count(p.gone_at)::int AS gone,
+            count(p.duplicate_of)::int AS duplicates,
             count(e.page_id) FILTER (WHERE e.content_hash = p.content_hash)::int AS extracted,
             (SELECT count(*)::int FROM page_failures f JOIN pages q ON q.id = f.page_id WHERE q.site_id = s.id AND f.stage = 'extract') AS failed_extract,
             (SELECT count(*)::int FROM page_failures f JOIN pages q ON q.id = f.page_id WHERE q.site_id = s.id AND f.stage = 'index') AS failed_index
@@ -86,6 +90,7 @@ export async function siteCounts(db: Queryable): Promise<SiteCounts[]> {
     pages: row.pages,
     stored: row.stored,
     gone: row.gone,
+    duplicates: row.duplicates,
     extracted: row.extracted,
     failedExtract: row.failed_extract,
     failedIndex: row.failed_index,

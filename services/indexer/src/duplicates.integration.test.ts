@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadEnv, parseSiteConfig } from '@winnow/config';
 import { openRuntime, type Runtime } from '@winnow/runtime';
 import { parseQuery } from '@winnow/search';
-import { findPageByUrl, insertCrawl, insertSite, markPageGone, saveExtraction, storeFetchedPage } from '@winnow/storage';
+import { findPageByUrl, insertCrawl, insertSite, markPageGone, saveExtraction, siteCounts, storeFetchedPage } from '@winnow/storage';
 import { createScratchDatabase, type ScratchDatabase } from '@winnow/storage/testing';
 import { indexPages } from './index.js';
 
@@ -61,7 +61,7 @@ for (const kind of ['pglite', 'postgres'] as const)
       const hits = async (words: string) =>
         (await rt.search.search({ query: parseQuery(words), sites: [name], offset: 0, limit: 10 })).hits.map((hit) => hit.url.slice(origin.length)).sort();
       const duplicateOf = async (path: string) => (await findPageByUrl(rt.db, site.id, `${origin}${path}`))?.duplicateOf?.slice(origin.length) ?? null;
-      return { id: site.id, hits, duplicateOf };
+      return { id: site.id, name, hits, duplicateOf };
     };
 
     test('byte-identical bodies: one document, under the shortest URL; a longer one indexed before is removed', async () => {
@@ -94,6 +94,8 @@ for (const kind of ['pglite', 'postgres'] as const)
         'the jobs of duplicates say so, with the URL',
       );
       assert.equal(batch.indexed.length, 3);
+      const counts = (await siteCounts(rt.db)).find((row) => row.site === site.name);
+      assert.equal(counts?.duplicates, 3, "the site's status counts them");
     });
 
     test('a page naming another page of the site as canonical is indexed under that one, once it can be; a canonical elsewhere or in a loop is not followed', async () => {

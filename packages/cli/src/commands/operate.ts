@@ -283,7 +283,7 @@ export function formatStatus(status: PipelineStatus, sites?: readonly string[]):
       );
     } else lines.push(`${site.site}: never crawled`);
     lines.push(
-      `  pages: ${site.stored} stored, ${site.gone} gone, ${site.extracted} extracted, ${site.indexed} indexed; templates v${site.templateVersion}; ` +
+      `  pages: ${site.stored} stored, ${site.gone} gone, ${site.duplicates} duplicates, ${site.extracted} extracted, ${site.indexed} indexed; templates v${site.templateVersion}; ` +
         `${site.failedExtract} failed to extract, ${site.failedIndex} failed to index`,
     );
   }
