@@ -115,10 +115,12 @@ describe('crawler processes sharing one frontier (real Postgres and Redis)', () 
       await addSite(rt, { name: 'delayed', seeds: [`${site.origin}/`], concurrency: 8, allowPrivateAddresses: true, templateEveryMs: 0, maxDepth: 100 });
       const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'delayed')).id, 120_000);
       assert.equal(crawl.counts.stored, site.paths.length);
-      // Starts are granted 1000 ms apart; a request that opens a connection reaches the server a
-      // few ms later than one that reuses it, so the server's clock may see a little less.
+      // Starts are confirmed 1000 ms apart in Redis; between that and the server, a request may
+      // open a connection, and on a loaded machine (two cores, the other suites running) a process
+      // may send late, so the server's clock can see less (865 ms seen). Without a shared pace two
+      // processes send within a few ms of each other.
       const gap = smallestGap(site.requests);
-      assert.ok(gap >= 950, `two requests ${gap} ms apart against Crawl-delay: 1`);
+      assert.ok(gap >= 750, `two requests ${gap} ms apart against Crawl-delay: 1`);
     } finally {
       await Promise.all(crawlers.map(stopProcess));
       await site.close();
