@@ -176,7 +176,8 @@ describe('crawling a site', () => {
   });
 });
 
-describe('politeness towards a site', () => {
+/** The blocks below share one embedded runtime and crawler; each test crawls a site of its own name. */
+describe('an embedded crawler', () => {
   let rt: Runtime;
   let crawler: Service;
   before(async () => {
@@ -188,251 +189,231 @@ describe('politeness towards a site', () => {
     await rt.close();
   });
 
-  test('every request names Winnow, and the robots.txt group for winnowbot is the one obeyed', async () => {
-    const site = await serveGeneratedSite({
-      pages: 4,
-      robotsTxt: 'User-agent: winnowbot\nDisallow: /articles/2.html\n\nUser-agent: *\nDisallow: /\n',
-    });
-    try {
-      await addSite(rt, { name: 'agent', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
-      const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'agent')).id);
-      assert.equal(crawl.state, 'finished');
-      assert.equal(site.hits('/articles/1.html'), 1, 'allowed to winnowbot although disallowed to everyone else');
-      assert.equal(site.hits('/articles/2.html'), 0, "disallowed by winnowbot's own group");
-      assert.equal(crawl.counts.disallowed, 1);
-      assert.ok(site.requests.length > 3);
-      assert.ok(
-        site.requests.every((request) => request.userAgent === rt.env.WINNOW_USER_AGENT),
-        'robots.txt included, every request carries the configured User-Agent',
-      );
-      assert.match(rt.env.WINNOW_USER_AGENT, /^WinnowBot\/[\d.]+ \(\+https?:\/\/\S+\)$/);
-    } finally {
-      await site.close();
-    }
-  });
-
-  test('a 429 with Retry-After backs the whole host off, then the page is fetched', async () => {
-    let busyAt = 0;
-    const site = await serveGeneratedSite({
-      pages: 2,
-      override: (request, response, seen) => {
-        if (request.url !== '/articles/1.html' || seen > 1) return false;
-        busyAt = Date.now();
-        response.writeHead(429, { 'retry-after': '2', 'content-type': 'text/plain' }).end('slow down');
-        return true;
-      },
-    });
-    try {
-      await addSite(rt, { name: 'busy', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0, concurrency: 1 });
-      const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'busy')).id);
-      assert.equal(crawl.counts.stored, site.paths.length, 'the page refused with 429 was fetched again');
-      const after429 = site.requests.filter((request) => request.at > busyAt).map((request) => request.at - busyAt);
-      assert.ok(after429.length > 0);
-      assert.ok(Math.min(...after429) >= 2000, `the host was asked again ${Math.min(...after429)} ms after its Retry-After: 2`);
-    } finally {
-      await site.close();
-    }
-  });
-
-  test('a robots.txt answering 503 is asked again after its Retry-After, and the crawl goes on once it answers', async () => {
-    const site = await serveGeneratedSite({
-      pages: 2,
-      override: (request, response, seen) => {
-        if (request.url !== '/robots.txt' || seen > 2) return false;
-        response.writeHead(503, { 'retry-after': '1', 'content-type': 'text/plain' }).end('down for maintenance');
-        return true;
-      },
-    });
-    try {
-      await addSite(rt, { name: 'robots-back', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
-      const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'robots-back')).id);
-      assert.equal(crawl.state, 'finished');
-      assert.equal(site.hits('/robots.txt'), 3, 'two 503s, then the rules');
-      assert.equal(crawl.counts.stored, site.paths.length);
-      const robots = site.requests.filter((request) => request.path === '/robots.txt').map((request) => request.at);
-      assert.ok((robots[2] as number) - (robots[0] as number) >= 2000, 'each try waited for the Retry-After');
-      assert.equal(site.hits('/'), 1, 'nothing else was fetched while robots.txt failed');
-    } finally {
-      await site.close();
-    }
-  });
-
-  test('a robots.txt that keeps answering 503 fails the crawl after a bounded number of tries, saying so', async () => {
-    const site = await serveGeneratedSite({
-      pages: 2,
-      override: (request, response) => {
-        if (request.url !== '/robots.txt') return false;
-        response.writeHead(503, { 'retry-after': '1', 'content-type': 'text/plain' }).end('down');
-        return true;
-      },
-    });
-    try {
-      await addSite(rt, { name: 'robots-down', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
-      const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'robots-down')).id);
-      assert.equal(crawl.state, 'failed');
-      assert.match(crawl.error ?? '', /nothing could be fetched: fetch failed: robots\.txt answered HTTP 503, 5 tries over \d+ s/);
-      assert.equal(site.hits('/robots.txt'), 5, 'the five tries the README promises');
-      assert.equal(site.hits('/'), 0, 'no page of the host was fetched');
-    } finally {
-      await site.close();
-    }
-  });
-
-  test('sitemaps named by robots.txt join the frontier; a per-pattern cap stops a trap', async () => {
-    let origin = '';
-    const site = await serveGeneratedSite({
-      pages: 30,
-      override: (request, response) => {
-        if (request.url === '/robots.txt') {
-          response.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nAllow: /\nSitemap: ${origin}/listed.xml\n`);
-          return true;
-        }
-        if (request.url === '/listed.xml') {
-          response
-            .writeHead(200, { 'content-type': 'application/xml' })
-            .end(
-              `<urlset><url><loc>${origin}/articles/25.html</loc></url>${[1, 2, 3].map((day) => `<url><loc>${origin}/calendar/2026/${day}.html</loc></url>`).join('')}</urlset>`,
-            );
-          return true;
-        }
-        return false;
-      },
-    });
-    origin = site.origin;
-    try {
-      await addSite(rt, {
-        name: 'mapped',
-        seeds: [`${site.origin}/`],
-        allowPrivateAddresses: true,
-        templateEveryMs: 0,
-        maxDepth: 0,
-        sitemaps: true,
-        maxPagesPerPattern: 1,
+  describe('politeness towards a site', () => {
+    test('every request names Winnow, and the robots.txt group for winnowbot is the one obeyed', async () => {
+      const site = await serveGeneratedSite({
+        pages: 4,
+        robotsTxt: 'User-agent: winnowbot\nDisallow: /articles/2.html\n\nUser-agent: *\nDisallow: /\n',
       });
-      const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'mapped')).id);
-      assert.equal(site.hits('/listed.xml'), 1);
-      assert.equal(site.hits('/articles/25.html'), 1, 'a page known only from the sitemap was fetched');
-      assert.equal(site.hits('/articles/1.html'), 0, 'maxDepth 0: links of the seed are not followed');
-      const calendar = site.requests.filter((request) => request.path.startsWith('/calendar/')).length;
-      assert.equal(calendar, 1, 'one page of the pattern /calendar/:n/:n.html, as capped');
-      assert.equal(crawl.state, 'finished');
-    } finally {
-      await site.close();
-    }
-  });
-});
+      try {
+        await addSite(rt, { name: 'agent', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
+        const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'agent')).id);
+        assert.equal(crawl.state, 'finished');
+        assert.equal(site.hits('/articles/1.html'), 1, 'allowed to winnowbot although disallowed to everyone else');
+        assert.equal(site.hits('/articles/2.html'), 0, "disallowed by winnowbot's own group");
+        assert.equal(crawl.counts.disallowed, 1);
+        assert.ok(site.requests.length > 3);
+        assert.ok(
+          site.requests.every((request) => request.userAgent === rt.env.WINNOW_USER_AGENT),
+          'robots.txt included, every request carries the configured User-Agent',
+        );
+        assert.match(rt.env.WINNOW_USER_AGENT, /^WinnowBot\/[\d.]+ \(\+https?:\/\/\S+\)$/);
+      } finally {
+        await site.close();
+      }
+    });
 
-describe('responses without a Content-Type', () => {
-  let rt: Runtime;
-  let crawler: Service;
-  before(async () => {
-    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
-    crawler = startCrawler(rt);
-  });
-  after(async () => {
-    await crawler.close();
-    await rt.close();
-  });
+    test('a 429 with Retry-After backs the whole host off, then the page is fetched', async () => {
+      let busyAt = 0;
+      const site = await serveGeneratedSite({
+        pages: 2,
+        override: (request, response, seen) => {
+          if (request.url !== '/articles/1.html' || seen > 1) return false;
+          busyAt = Date.now();
+          response.writeHead(429, { 'retry-after': '2', 'content-type': 'text/plain' }).end('slow down');
+          return true;
+        },
+      });
+      try {
+        await addSite(rt, { name: 'busy', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0, concurrency: 1 });
+        const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'busy')).id);
+        assert.equal(crawl.counts.stored, site.paths.length, 'the page refused with 429 was fetched again');
+        const after429 = site.requests.filter((request) => request.at > busyAt).map((request) => request.at - busyAt);
+        assert.ok(after429.length > 0);
+        assert.ok(Math.min(...after429) >= 2000, `the host was asked again ${Math.min(...after429)} ms after its Retry-After: 2`);
+      } finally {
+        await site.close();
+      }
+    });
 
-  test('are sniffed as browsers do: HTML by its opening tag is stored, anything else refused; a declared non-HTML type stays refused', async () => {
-    const site = await serveGeneratedSite({
-      pages: 0,
-      override: (request, response) => {
-        const untyped = (body: string) => void response.writeHead(200).end(body);
-        switch (request.url) {
-          case '/':
+    test('a robots.txt answering 503 is asked again after its Retry-After, and the crawl goes on once it answers', async () => {
+      const site = await serveGeneratedSite({
+        pages: 2,
+        override: (request, response, seen) => {
+          if (request.url !== '/robots.txt' || seen > 2) return false;
+          response.writeHead(503, { 'retry-after': '1', 'content-type': 'text/plain' }).end('down for maintenance');
+          return true;
+        },
+      });
+      try {
+        await addSite(rt, { name: 'robots-back', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
+        const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'robots-back')).id);
+        assert.equal(crawl.state, 'finished');
+        assert.equal(site.hits('/robots.txt'), 3, 'two 503s, then the rules');
+        assert.equal(crawl.counts.stored, site.paths.length);
+        const robots = site.requests.filter((request) => request.path === '/robots.txt').map((request) => request.at);
+        assert.ok((robots[2] as number) - (robots[0] as number) >= 2000, 'each try waited for the Retry-After');
+        assert.equal(site.hits('/'), 1, 'nothing else was fetched while robots.txt failed');
+      } finally {
+        await site.close();
+      }
+    });
+
+    test('a robots.txt that keeps answering 503 fails the crawl after a bounded number of tries, saying so', async () => {
+      const site = await serveGeneratedSite({
+        pages: 2,
+        override: (request, response) => {
+          if (request.url !== '/robots.txt') return false;
+          response.writeHead(503, { 'retry-after': '1', 'content-type': 'text/plain' }).end('down');
+          return true;
+        },
+      });
+      try {
+        await addSite(rt, { name: 'robots-down', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
+        const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'robots-down')).id);
+        assert.equal(crawl.state, 'failed');
+        assert.match(crawl.error ?? '', /nothing could be fetched: fetch failed: robots\.txt answered HTTP 503, 5 tries over \d+ s/);
+        assert.equal(site.hits('/robots.txt'), 5, 'the five tries the README promises');
+        assert.equal(site.hits('/'), 0, 'no page of the host was fetched');
+      } finally {
+        await site.close();
+      }
+    });
+
+    test('sitemaps named by robots.txt join the frontier; a per-pattern cap stops a trap', async () => {
+      let origin = '';
+      const site = await serveGeneratedSite({
+        pages: 30,
+        override: (request, response) => {
+          if (request.url === '/robots.txt') {
+            response.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\nAllow: /\nSitemap: ${origin}/listed.xml\n`);
+            return true;
+          }
+          if (request.url === '/listed.xml') {
             response
-              .writeHead(200)
+              .writeHead(200, { 'content-type': 'application/xml' })
               .end(
-                '\n  <!doctype html><html><head><title>Untyped</title></head><body><p>A home page served without a content type.</p>' +
-                  '<a href="/comment.html">c</a> <a href="/para.html">p</a> <a href="/data.txt">d</a> <a href="/typed.txt">t</a></body></html>',
+                `<urlset><url><loc>${origin}/articles/25.html</loc></url>${[1, 2, 3].map((day) => `<url><loc>${origin}/calendar/2026/${day}.html</loc></url>`).join('')}</urlset>`,
               );
             return true;
-          case '/comment.html':
-            untyped('<!-- generated --><html><body><p>Opens with a comment.</p></body></html>');
-            return true;
-          case '/para.html':
-            untyped('<P>A bare paragraph, upper case.</P>');
-            return true;
-          case '/data.txt':
-            untyped('name,value\nharbour,3\n<p>not at the start</p>');
-            return true;
-          case '/typed.txt':
-            response.writeHead(200, { 'content-type': 'text/plain' }).end('<html><body><p>Declared as text.</p></body></html>');
-            return true;
-          default:
-            return false;
-        }
-      },
+          }
+          return false;
+        },
+      });
+      origin = site.origin;
+      try {
+        await addSite(rt, {
+          name: 'mapped',
+          seeds: [`${site.origin}/`],
+          allowPrivateAddresses: true,
+          templateEveryMs: 0,
+          maxDepth: 0,
+          sitemaps: true,
+          maxPagesPerPattern: 1,
+        });
+        const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'mapped')).id);
+        assert.equal(site.hits('/listed.xml'), 1);
+        assert.equal(site.hits('/articles/25.html'), 1, 'a page known only from the sitemap was fetched');
+        assert.equal(site.hits('/articles/1.html'), 0, 'maxDepth 0: links of the seed are not followed');
+        const calendar = site.requests.filter((request) => request.path.startsWith('/calendar/')).length;
+        assert.equal(calendar, 1, 'one page of the pattern /calendar/:n/:n.html, as capped');
+        assert.equal(crawl.state, 'finished');
+      } finally {
+        await site.close();
+      }
     });
-    try {
-      await addSite(rt, { name: 'untyped', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
-      const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'untyped')).id);
-      assert.equal(crawl.state, 'finished');
-      const stored = await findSite(rt.db, 'untyped');
-      const page = (path: string) => findPageByUrl(rt.db, stored?.id ?? 0, `${site.origin}${path}`);
-      for (const path of ['/', '/comment.html', '/para.html']) assert.ok((await page(path))?.contentHash, `${path} sniffed as HTML and stored`);
-      assert.match((await page('/data.txt'))?.fetchError ?? '', /not HTML: no content type/);
-      assert.match((await page('/typed.txt'))?.fetchError ?? '', /not HTML: text\/plain/);
-      assert.equal(crawl.counts.stored, 3);
-    } finally {
-      await site.close();
-    }
-  });
-});
-
-describe('one page, many URLs', () => {
-  let rt: Runtime;
-  let crawler: Service;
-  before(async () => {
-    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
-    crawler = startCrawler(rt);
-  });
-  after(async () => {
-    await crawler.close();
-    await rt.close();
   });
 
-  test('an empty query is the same URL; a canonical URL of the site is fetched even when nothing links to it, one elsewhere is not', async () => {
-    const links = ['/article/3.html?ref=home', '/article/3.html?', '/article/3.html', '/story?id=7', '/mirror', '/deep'].map(
-      (href) => `<a href="${href}">${href}</a>`,
-    );
-    const html = (response: import('node:http').ServerResponse, head: string, body: string) =>
-      void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<html><head>${head}</head><body>${body}</body></html>`);
-    const site = await serveGeneratedSite({
-      pages: 0,
-      override: (request, response) => {
-        const path = request.url ?? '';
-        if (path === '/') html(response, '<title>Home</title>', `<p>Home of the trial site.</p>${links.join(' ')}`);
-        else if (path.startsWith('/article/3.html')) html(response, '<link rel="canonical" href="/article/3.html">', '<p>Article three.</p>');
-        else if (path === '/story?id=7') html(response, '<link rel="canonical" href="/stories/7?utm_source=feed">', '<p>Story seven, print view.</p>');
-        else if (path === '/stories/7') html(response, '', '<p>Story seven.</p>');
-        else if (path === '/mirror') html(response, '<link rel="canonical" href="http://elsewhere.example/original">', '<p>A mirror.</p>');
-        else if (path === '/deep') html(response, '<meta name="robots" content="nofollow"><link rel="canonical" href="/deep/original">', '<p>Deep.</p>');
-        else if (path === '/deep/original') html(response, '', '<p>Deep original.</p>');
-        else return false;
-        return true;
-      },
+  describe('responses without a Content-Type', () => {
+    test('are sniffed as browsers do: HTML by its opening tag is stored, anything else refused; a declared non-HTML type stays refused', async () => {
+      const site = await serveGeneratedSite({
+        pages: 0,
+        override: (request, response) => {
+          const untyped = (body: string) => void response.writeHead(200).end(body);
+          switch (request.url) {
+            case '/':
+              response
+                .writeHead(200)
+                .end(
+                  '\n  <!doctype html><html><head><title>Untyped</title></head><body><p>A home page served without a content type.</p>' +
+                    '<a href="/comment.html">c</a> <a href="/para.html">p</a> <a href="/data.txt">d</a> <a href="/typed.txt">t</a></body></html>',
+                );
+              return true;
+            case '/comment.html':
+              untyped('<!-- generated --><html><body><p>Opens with a comment.</p></body></html>');
+              return true;
+            case '/para.html':
+              untyped('<P>A bare paragraph, upper case.</P>');
+              return true;
+            case '/data.txt':
+              untyped('name,value\nharbour,3\n<p>not at the start</p>');
+              return true;
+            case '/typed.txt':
+              response.writeHead(200, { 'content-type': 'text/plain' }).end('<html><body><p>Declared as text.</p></body></html>');
+              return true;
+            default:
+              return false;
+          }
+        },
+      });
+      try {
+        await addSite(rt, { name: 'untyped', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
+        const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'untyped')).id);
+        assert.equal(crawl.state, 'finished');
+        const stored = await findSite(rt.db, 'untyped');
+        const page = (path: string) => findPageByUrl(rt.db, stored?.id ?? 0, `${site.origin}${path}`);
+        for (const path of ['/', '/comment.html', '/para.html']) assert.ok((await page(path))?.contentHash, `${path} sniffed as HTML and stored`);
+        assert.match((await page('/data.txt'))?.fetchError ?? '', /not HTML: no content type/);
+        assert.match((await page('/typed.txt'))?.fetchError ?? '', /not HTML: text\/plain/);
+        assert.equal(crawl.counts.stored, 3);
+      } finally {
+        await site.close();
+      }
     });
-    try {
-      await addSite(rt, { name: 'many-urls', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0, maxDepth: 1 });
-      const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'many-urls')).id);
-      assert.equal(crawl.state, 'finished');
-      const stored = await findSite(rt.db, 'many-urls');
-      const page = (path: string) => findPageByUrl(rt.db, stored?.id ?? 0, `${site.origin}${path}`);
-      assert.equal(site.hits('/article/3.html'), 2, '/article/3.html and ?ref=home: the empty query is no third URL');
-      assert.equal(await page('/article/3.html?'), undefined);
-      assert.equal((await page('/story?id=7'))?.canonicalUrl, `${site.origin}/stories/7`, 'stored normalised');
-      assert.equal(site.hits('/stories/7'), 1, 'the canonical URL nothing links to was fetched');
-      assert.ok((await page('/stories/7'))?.contentHash);
-      assert.equal(site.hits('/deep/original'), 1, "at the page's depth (maxDepth 1), whatever its nofollow");
-      assert.equal((await page('/mirror'))?.canonicalUrl, 'http://elsewhere.example/original', 'kept as the page said it');
-      const [{ count }] = (await rt.db.query<{ count: number }>("SELECT count(*)::int AS count FROM frontier WHERE url LIKE 'http://elsewhere.example/%'")) as [
-        { count: number },
-      ];
-      assert.equal(count, 0, "a canonical outside the site's allowed URLs is not admitted");
-    } finally {
-      await site.close();
-    }
+  });
+
+  describe('one page, many URLs', () => {
+    test('an empty query is the same URL; a canonical URL of the site is fetched even when nothing links to it, one elsewhere is not', async () => {
+      const links = ['/article/3.html?ref=home', '/article/3.html?', '/article/3.html', '/story?id=7', '/mirror', '/deep'].map(
+        (href) => `<a href="${href}">${href}</a>`,
+      );
+      const html = (response: import('node:http').ServerResponse, head: string, body: string) =>
+        void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<html><head>${head}</head><body>${body}</body></html>`);
+      const site = await serveGeneratedSite({
+        pages: 0,
+        override: (request, response) => {
+          const path = request.url ?? '';
+          if (path === '/') html(response, '<title>Home</title>', `<p>Home of the trial site.</p>${links.join(' ')}`);
+          else if (path.startsWith('/article/3.html')) html(response, '<link rel="canonical" href="/article/3.html">', '<p>Article three.</p>');
+          else if (path === '/story?id=7') html(response, '<link rel="canonical" href="/stories/7?utm_source=feed">', '<p>Story seven, print view.</p>');
+          else if (path === '/stories/7') html(response, '', '<p>Story seven.</p>');
+          else if (path === '/mirror') html(response, '<link rel="canonical" href="http://elsewhere.example/original">', '<p>A mirror.</p>');
+          else if (path === '/deep') html(response, '<meta name="robots" content="nofollow"><link rel="canonical" href="/deep/original">', '<p>Deep.</p>');
+          else if (path === '/deep/original') html(response, '', '<p>Deep original.</p>');
+          else return false;
+          return true;
+        },
+      });
+      try {
+        await addSite(rt, { name: 'many-urls', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0, maxDepth: 1 });
+        const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'many-urls')).id);
+        assert.equal(crawl.state, 'finished');
+        const stored = await findSite(rt.db, 'many-urls');
+        const page = (path: string) => findPageByUrl(rt.db, stored?.id ?? 0, `${site.origin}${path}`);
+        assert.equal(site.hits('/article/3.html'), 2, '/article/3.html and ?ref=home: the empty query is no third URL');
+        assert.equal(await page('/article/3.html?'), undefined);
+        assert.equal((await page('/story?id=7'))?.canonicalUrl, `${site.origin}/stories/7`, 'stored normalised');
+        assert.equal(site.hits('/stories/7'), 1, 'the canonical URL nothing links to was fetched');
+        assert.ok((await page('/stories/7'))?.contentHash);
+        assert.equal(site.hits('/deep/original'), 1, "at the page's depth (maxDepth 1), whatever its nofollow");
+        assert.equal((await page('/mirror'))?.canonicalUrl, 'http://elsewhere.example/original', 'kept as the page said it');
+        const [{ count }] = (await rt.db.query<{ count: number }>(
+          "SELECT count(*)::int AS count FROM frontier WHERE url LIKE 'http://elsewhere.example/%'",
+        )) as [{ count: number }];
+        assert.equal(count, 0, "a canonical outside the site's allowed URLs is not admitted");
+      } finally {
+        await site.close();
+      }
+    });
   });
 });
