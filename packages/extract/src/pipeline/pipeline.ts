@@ -190,8 +190,10 @@ interface LayoutFacts {
 
 function selfCheck(whole: ExtractionResult, templated: readonly ExtractedBlock[], layout: LayoutFacts): ExtractionResult {
   // The site's own lines are no page's text, whichever reading wins.
-  const single = { ...whole, blocks: whole.blocks.filter((block) => !isRepeatedLine(block, layout.repeatedLines)) };
-  const readerLines = single.blocks.map((block) => terms(block.text));
+  const wholeLines = whole.blocks.map((block) => terms(block.text));
+  const kept = whole.blocks.map((block, i) => !isRepeatedLine(block, layout.repeatedLines, wholeLines[i]));
+  const single = { ...whole, blocks: whole.blocks.filter((_, i) => kept[i]) };
+  const readerLines = wholeLines.filter((_, i) => kept[i]);
   const readerWords = wordCount(readerLines);
   if (readerWords === 0) {
     const why = whole.blocks.length === single.blocks.length ? 'is empty' : "holds only text the site's pages repeat";

@@ -41,7 +41,7 @@ export function repeatedLineKeys(pages: readonly ReadonlySet<number>[]): number[
     .sort((a, b) => a - b);
 }
 
-/** Whether the layout's pages repeat a line, at its path. */
-export function isRepeatedLine(line: TextLine, repeated: ReadonlySet<number>): boolean {
-  return repeated.has(lineKey(line, terms(line.text)));
+/** Whether the layout's pages repeat a line, at its path (its words given when the caller has them). */
+export function isRepeatedLine(line: TextLine, repeated: ReadonlySet<number>, words: readonly string[] = terms(line.text)): boolean {
+  return repeated.has(lineKey(line, words));
 }
