@@ -99,5 +99,10 @@ export function parseSiteConfig(input: unknown): SiteConfig {
  */
 export function allowedGlobs(site: SiteConfig): string[] {
   if (site.allow.length > 0) return site.allow;
-  return [...new Set(site.seeds.map((seed) => `${escapeGlob(new URL(seed).origin, { magicalBraces: true })}/**`))];
+  return [...siteOrigins(site)].map((origin) => `${escapeGlob(origin, { magicalBraces: true })}/**`);
+}
+
+/** The origins of a site's seeds: its own, whatever else its globs allow (its sitemaps' and its pages' own resources). */
+export function siteOrigins(site: Pick<SiteConfig, 'seeds'>): Set<string> {
+  return new Set(site.seeds.map((seed) => new URL(seed).origin));
 }

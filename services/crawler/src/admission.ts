@@ -1,4 +1,4 @@
-import { allowedGlobs, type SiteConfig } from '@winnow/config';
+import { allowedGlobs, type SiteConfig, siteOrigins } from '@winnow/config';
 import { urlPattern } from '@winnow/extract';
 import type { FrontierEntry, FrontierKind } from '@winnow/storage';
 import { hostKey, isAllowedUrl, normalizeUrl, trapReason } from './urls.js';
@@ -54,7 +54,7 @@ export function startingEntries(config: SiteConfig, knownUrls: readonly string[]
   for (const entry of entries) entry.revisit = known.has(entry.url);
   for (const url of known) if (!seeds.has(url)) entries.push(frontierEntry(url, 1, 'page', true));
   if (config.sitemaps) {
-    for (const origin of new Set(config.seeds.map((seed) => new URL(seed).origin))) entries.push(frontierEntry(`${origin}/sitemap.xml`, 0, 'sitemap'));
+    for (const origin of siteOrigins(config)) entries.push(frontierEntry(`${origin}/sitemap.xml`, 0, 'sitemap'));
   }
   return entries;
 }

@@ -1,4 +1,4 @@
-import { refusedHost, type SiteConfig } from '@winnow/config';
+import { refusedHost, type SiteConfig, siteOrigins } from '@winnow/config';
 import { decodeHtml } from '@winnow/extract';
 import { extractionJobId } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
@@ -245,11 +245,6 @@ async function readSitemapResponse(context: VisitContext, leased: LeasedUrl, sit
   const pages = foundEntries(listed.pages, 0, { config: site.config, trackingParams: context.trackingParams });
   await admit(context, leased, site, [...pages, ...sitemapEntries(context, leased, site, listed.sitemaps)]);
   return { outcome: 'read' };
-}
-
-/** The origins of a site's seeds: its own, whatever else its globs allow. */
-function siteOrigins(config: SiteConfig): Set<string> {
-  return new Set(config.seeds.map((seed) => new URL(seed).origin));
 }
 
 /**
