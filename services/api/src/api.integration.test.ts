@@ -3,9 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { addSite, crawlStatus, openRuntime, type Runtime } from '@winnow/runtime';
-import { NOT_STORED_OUTCOMES } from '@winnow/storage';
 import { documentIdFor } from '@winnow/search';
-import { openDb } from '@winnow/storage';
+import { NOT_STORED_OUTCOMES, openDb } from '@winnow/storage';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from './index.js';
 
