@@ -373,8 +373,8 @@ describe('an embedded crawler', () => {
   });
 
   describe('one page, many URLs', () => {
-    test('an empty query is the same URL; a canonical URL of the site is fetched even when nothing links to it, one elsewhere is not', async () => {
-      const links = ['/article/3.html?ref=home', '/article/3.html?', '/article/3.html', '/story?id=7', '/mirror', '/deep'].map(
+    test('an empty query is the same URL; a canonical URL of the site (in markup or a Link header) is fetched even when nothing links to it, one elsewhere is not', async () => {
+      const links = ['/article/3.html?ref=home', '/article/3.html?', '/article/3.html', '/story?id=7', '/mirror', '/deep', '/print/9'].map(
         (href) => `<a href="${href}">${href}</a>`,
       );
       const html = (response: import('node:http').ServerResponse, head: string, body: string) =>
@@ -390,6 +390,9 @@ describe('an embedded crawler', () => {
           else if (path === '/mirror') html(response, '<link rel="canonical" href="http://elsewhere.example/original">', '<p>A mirror.</p>');
           else if (path === '/deep') html(response, '<meta name="robots" content="nofollow"><link rel="canonical" href="/deep/original">', '<p>Deep.</p>');
           else if (path === '/deep/original') html(response, '', '<p>Deep original.</p>');
+          else if (path === '/print/9') {
+            response.writeHead(200, { 'content-type': 'text/html', link: '</stories/9>; rel="canonical"' }).end('<p>Story nine, print view.</p>');
+          } else if (path === '/stories/9') html(response, '', '<p>Story nine.</p>');
           else return false;
           return true;
         },
@@ -406,6 +409,8 @@ describe('an embedded crawler', () => {
         assert.equal(site.hits('/stories/7'), 1, 'the canonical URL nothing links to was fetched');
         assert.ok((await page('/stories/7'))?.contentHash);
         assert.equal(site.hits('/deep/original'), 1, "at the page's depth (maxDepth 1), whatever its nofollow");
+        assert.equal((await page('/print/9'))?.canonicalUrl, `${site.origin}/stories/9`, "the Link header's, when the markup names none");
+        assert.equal(site.hits('/stories/9'), 1);
         assert.equal((await page('/mirror'))?.canonicalUrl, 'http://elsewhere.example/original', 'kept as the page said it');
         const [{ count }] = (await rt.db.query<{ count: number }>(
           "SELECT count(*)::int AS count FROM frontier WHERE url LIKE 'http://elsewhere.example/%'",

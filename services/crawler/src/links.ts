@@ -1,4 +1,5 @@
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import LinkHeader from 'http-link-header';
 
 /** What the crawler reads of a page besides its body: where it links, and what it asks of robots. */
 export interface PageLinks {
@@ -102,4 +103,22 @@ function resolve(href: string, base: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The canonical URL an HTTP `Link` header names (`<url>; rel="canonical"`, RFC 6596), resolved
+ * against the response's URL; null when it names none. Servers send it where markup cannot say
+ * it, and some CMSs send it for HTML too. A header the parser cannot read names nothing: a
+ * canonical is a hint, and a page is not refused over it.
+ */
+export function headerCanonical(linkHeader: string | undefined, responseUrl: string): string | null {
+  if (!linkHeader) return null;
+  let links: LinkHeader;
+  try {
+    links = LinkHeader.parse(linkHeader);
+  } catch {
+    return null;
+  }
+  const [first] = links.rel('canonical');
+  return first ? resolve(first.uri, responseUrl) : null;
 }

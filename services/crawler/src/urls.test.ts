@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { allowedGlobs, parseSiteConfig } from '@winnow/config';
 import { describe, test } from 'node:test';
-import { readLinks } from './links.js';
+import { headerCanonical, readLinks } from './links.js';
 import { retryAfterMs } from './politeness.js';
 import { readSitemap } from './sitemaps.js';
 import { isAllowedUrl, normalizeUrl, trapReason } from './urls.js';
@@ -69,6 +69,14 @@ describe('reading a page for the crawler', () => {
     assert.equal(page.canonical, 'https://news.example/story?utm_source=a');
     assert.equal(page.nofollow, true);
     assert.equal(page.noindex, true);
+  });
+
+  test("a Link header's canonical, resolved against the response; none when unreadable or absent", () => {
+    const url = 'https://news.example/files/report.html';
+    assert.equal(headerCanonical('</reports/2026>; rel="canonical", <https://cdn.example/r.css>; rel=preload', url), 'https://news.example/reports/2026');
+    assert.equal(headerCanonical('<https://cdn.example/a>; rel="alternate"', url), null);
+    assert.equal(headerCanonical('not a link header', url), null);
+    assert.equal(headerCanonical(undefined, url), null);
   });
 
   test('a 100,000-deep page is read in one linear pass, its links found', () => {

@@ -20,7 +20,7 @@ import {
 import { foundEntries, frontierEntry, refusedLink } from './admission.js';
 import type { BrowserRenderer } from './browser.js';
 import { type FetchedResponse, FetchError, type Fetcher } from './fetcher.js';
-import { readLinks } from './links.js';
+import { headerCanonical, readLinks } from './links.js';
 import { type HostPace, type Politeness, retryAfterMs } from './politeness.js';
 import type { RobotsCache } from './robots.js';
 import { readSitemap } from './sitemaps.js';
@@ -179,10 +179,12 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
   if (leased.depth < site.config.maxDepth && !page.nofollow && !/\b(?:nofollow|none)\b/.test(robotsHeader)) {
     await admit(context, leased, site, foundEntries(page.links, leased.depth + 1, rules));
   }
-  const canonical = page.canonical && normalizeUrl(page.canonical, undefined, context.trackingParams);
-  // The page's canonical URL is the address its document belongs under (the indexer files this page
-  // as its duplicate once it is stored): it is fetched, at this page's depth and whatever its
-  // nofollow, as a redirect's target is, if the site's globs and trap guards admit it as a link.
+  // The page's canonical URL (its own `<link rel="canonical">`, else the one its `Link` header
+  // names) is the address its document belongs under (the indexer files this page as its duplicate
+  // once it is stored): it is fetched, at this page's depth and whatever its nofollow, as a
+  // redirect's target is, if the site's globs and trap guards admit it as a link.
+  const named = page.canonical ?? headerCanonical(headers.link, response.url);
+  const canonical = named && normalizeUrl(named, undefined, context.trackingParams);
   if (canonical && canonical !== leased.url) await admit(context, leased, site, foundEntries([canonical], leased.depth, rules));
   if (page.noindex || /\b(?:noindex|none)\b/.test(robotsHeader)) {
     const reason = 'the page asks not to be indexed (robots noindex)';
