@@ -47,6 +47,11 @@ describe('the crawler network policy', () => {
     assert.equal(refusedHost('example.com', false), null);
   });
 
+  test('a seed with a user name or password is refused: the crawler sends no credentials, and the configuration is shown', () => {
+    assert.throws(() => parseSiteConfig({ name: 'creds', seeds: ['https://user:secret@news.example/'] }), /seeds\.0: must not hold a user name or password/);
+    assert.throws(() => parseSiteConfig({ name: 'creds', seeds: ['https://user@news.example/'] }), /must not hold a user name or password/);
+  });
+
   test('a site whose seed is an internal address is refused unless it allows private addresses', () => {
     assert.throws(
       () => parseSiteConfig({ name: 'meta', seeds: ['http://169.254.169.254/latest/'] }),

@@ -6,7 +6,11 @@ import { refusedHost } from './addresses.js';
 const httpUrl = z
   .string()
   .trim()
-  .refine((text) => URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol), { message: 'must be an absolute http(s) URL' });
+  .refine((text) => URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol), { message: 'must be an absolute http(s) URL' })
+  // The crawler never sends credentials, and a seed's are shown wherever the site's configuration is.
+  .refine((text) => !URL.canParse(text) || (new URL(text).username === '' && new URL(text).password === ''), {
+    message: 'must not hold a user name or password',
+  });
 
 /** A site name is used in URLs, queue job ids and index filters: keep it a slug. */
 export const SITE_NAME = z

@@ -77,6 +77,7 @@ describe('reading a page for the crawler', () => {
     assert.equal(headerCanonical('<https://cdn.example/a>; rel="alternate"', url), null);
     assert.equal(headerCanonical('not a link header', url), null);
     assert.equal(headerCanonical(undefined, url), null);
+    assert.equal(headerCanonical(`</a>;${' '.repeat(5000)}rel="canonical"`, url), null, 'a header longer than a URL and its parameters is not parsed');
   });
 
   test('a 100,000-deep page is read in one linear pass, its links found', () => {
