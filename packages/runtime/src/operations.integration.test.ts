@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { documentIdFor, MAX_RESULT_WINDOW, type ElasticsearchIndex, type IndexDocument } from '@winnow/search';
@@ -137,3 +140,22 @@ for (const kind of ['postgres', 'elasticsearch'] as const) {
     });
   });
 }
+
+describe('the embedded database on disk (real PGlite)', () => {
+  test("its folder is its owner's alone, a folder left open by an older version included: PGlite's own files are world-writable", async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'winnow-datadir-'));
+    const dataDir = join(parent, 'pglite');
+    mkdirSync(dataDir, { mode: 0o755 });
+    chmodSync(dataDir, 0o755);
+    try {
+      const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: dataDir, WINNOW_LOG_LEVEL: 'silent', DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '' }));
+      try {
+        assert.equal(statSync(dataDir).mode & 0o777, 0o700);
+      } finally {
+        await rt.close();
+      }
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Env } from '@winnow/config';
 import { CpuPool } from './cpu/pool.js';
@@ -129,9 +129,20 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
   }
 }
 
+/**
+ * The embedded database's folder is its owner's alone (0700): PGlite writes its files readable and
+ * writable by everyone (0666, whatever the umask), so the folder is what keeps other local users
+ * from reading the crawled pages or rewriting a site's configuration (its `allowPrivateAddresses`).
+ * A folder made before this rule is tightened on the next start.
+ */
+function ownerOnlyDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
 async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   const dir = resolve(dataDir);
-  mkdirSync(dir, { recursive: true });
+  ownerOnlyDir(dir);
   const note = apiNotePath(dir);
   try {
     const release = await lockfile.lock(dir, { lockfilePath: `${dir}.lock`, retries: 0 });
