@@ -280,6 +280,26 @@ describe('an embedded crawler', () => {
       }
     });
 
+    test('a robots.txt redirecting to an unreadable Location is a robots.txt that is not there: the pages are fetched, robots.txt once', async () => {
+      const site = await serveGeneratedSite({
+        pages: 2,
+        override: (request, response) => {
+          if (request.url !== '/robots.txt') return false;
+          response.writeHead(301, { location: 'http://[' }).end();
+          return true;
+        },
+      });
+      try {
+        await addSite(rt, { name: 'robots-nowhere', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
+        const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'robots-nowhere')).id);
+        assert.equal(crawl.state, 'finished', crawl.error ?? '');
+        assert.equal(crawl.counts.stored, 3, 'the home page and its two articles');
+        assert.equal(site.hits('/robots.txt'), 1);
+      } finally {
+        await site.close();
+      }
+    });
+
     test('sitemaps named by robots.txt join the frontier; a per-pattern cap stops a trap', async () => {
       let origin = '';
       const site = await serveGeneratedSite({

@@ -159,7 +159,10 @@ export class RobotsCache {
       }
       const { status } = response;
       if (status >= 300 && status < 400 && response.headers.location) {
-        url = new URL(response.headers.location, url).href;
+        // A redirect to nowhere is a robots.txt that is not there, as too many redirects are.
+        const target = URL.parse(response.headers.location, url);
+        if (target === null) return { cached: { kind: 'allow-all', status }, shared: true, retryAfterMs: null };
+        url = target.href;
         continue;
       }
       if (status >= 200 && status < 300) {
