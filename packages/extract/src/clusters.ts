@@ -95,8 +95,8 @@ export function clusterPages(pages: readonly SitePage[], options: ClusterOptions
 
   const merge = (into: Group, from: Group) => {
     for (const [pattern, count] of from.patterns) into.patterns.set(pattern, (into.patterns.get(pattern) ?? 0) + count);
-    into.members.push(...from.members);
-    into.structures.push(...from.structures);
+    for (const member of from.members) into.members.push(member);
+    for (const structure of from.structures) into.structures.push(structure);
     into.signature = signatureOf(into.structures);
     groups = groups.filter((group) => group !== from);
   };

@@ -5,7 +5,7 @@ import { METHOD_NAMES, methodByName, type SinglePageMethod } from './methods.js'
 
 /**
  * Pathological pages every single-page method must survive with bounded work: a 100,000-deep
- * nesting and a 900,000-word paragraph. Slow (tens of seconds over every method), so named apart
+ * nesting, a 900,000-word paragraph and a paragraph of 150,000 lines. Slow (tens of seconds over every method), so named apart
  * from the unit tests: `pnpm test` runs it, `pnpm test:unit` does not.
  */
 const singlePageMethods = METHOD_NAMES.map(methodByName).filter((method): method is SinglePageMethod => method.kind === 'single');
@@ -21,6 +21,14 @@ describe('every single-page method on pathological pages', () => {
       }
       const huge = method.extract(`<p>${'word '.repeat(900_000)}</p>`);
       assert.match(huge.warnings.join(' '), /truncated/);
+    });
+
+    it(`${method.name}: a paragraph of 150,000 lines (<br>) is read, not a stack overflow`, () => {
+      try {
+        method.extract(`<p>${'a line of words<br>'.repeat(150_000)}</p>`);
+      } catch (error) {
+        assert.ok(error instanceof ExtractionError, String(error));
+      }
     });
   }
 });

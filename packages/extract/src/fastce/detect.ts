@@ -109,7 +109,7 @@ export function templateReading(compiled: CompiledTemplate, tree: BlockTree): Te
     const rendered = blockLines(block, keep, keepOwnText);
     if (rendered.lines.length === 0) continue;
     if (similarToStored(block, () => featureVector(rendered.lines.map((line) => line.text).join(' '), rendered))) continue;
-    extracted.push(...rendered.lines);
+    for (const line of rendered.lines) extracted.push(line);
   }
   if (template.params.refine && extracted.length === 0) return { misfit: 'the template found no main text on the page' };
   return { blocks: extracted };

@@ -34,7 +34,7 @@ export function articleLines(tree: BlockTree, parts: readonly Block[], dropped: 
       (child) => !dropped[child.index],
       (kept) => linksAreContent || !isLinkListEntry(kept),
     );
-    lines.push(...rendered.lines);
+    for (const line of rendered.lines) lines.push(line);
   }
   return lines;
 }
