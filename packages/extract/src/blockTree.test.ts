@@ -86,6 +86,22 @@ describe('buildBlockTree', () => {
     );
   });
 
+  it('counts the <html> and <head> tags a head ignores as open elements (htmlparser2 keeps them open), and reads on past the cap', () => {
+    const inHead = `<html><head><title>T</title>${'<html>'.repeat(20_000)}</head><body><p>The story's words.</p></body></html>`;
+    const inBody = `<html><head><title>T</title></head><body><p>The story's words.</p>${'<head>'.repeat(20_000)}<p>More of them.</p></body></html>`;
+    for (const [html, text] of [
+      [inHead, ["The story's words."]],
+      [inBody, ["The story's words.", 'More of them.']],
+    ] as const) {
+      const tree = buildBlockTree(html);
+      assert.match(tree.warnings.join(' '), /more than 5000 elements open at once/);
+      assert.deepEqual(
+        blockLines(tree.root).lines.map((line) => line.text.trim()),
+        text,
+      );
+    }
+  });
+
   it('caps the number of blocks and says so', () => {
     const tree = buildBlockTree('<p>x</p>'.repeat(50), { limits: { maxBlocks: 10 } });
     assert.equal(tree.blocks.length, 10);

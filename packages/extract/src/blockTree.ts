@@ -79,6 +79,8 @@ interface OpenElement {
   isLink: boolean;
   /** An `<html>` or `<head>` start tag inside the head, which a browser ignores (`documentHead.ts`). */
   ignoredInHead?: boolean;
+  /** How many such ignored entries lay right beneath this one on the stack when it was pushed. */
+  ignoredBelow?: number;
 }
 
 /**
@@ -164,13 +166,22 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   let shownChars = 0;
   /** The open `<head>` that started a skipped subtree, until it ends. */
   let openHead: OpenElement | null = null;
-  const headIsInnermost = (): boolean => {
-    for (let k = stack.length - 1; k >= 0 && openHead !== null; k--) {
-      if (stack[k] === openHead) return true;
-      if (!stack[k]?.ignoredInHead) return false;
+  /** Ignored `<html>`/`<head>` entries on top of the stack, counted as they come and go: walking them on every tag made a head of 80,000 `<html>` tags take seconds. */
+  let ignoredOnTop = 0;
+  const push = (element: OpenElement): void => {
+    if (element.ignoredInHead) ignoredOnTop++;
+    else {
+      element.ignoredBelow = ignoredOnTop;
+      ignoredOnTop = 0;
     }
-    return false;
+    stack.push(element);
   };
+  const pop = (): OpenElement | undefined => {
+    const element = stack.pop();
+    if (element) ignoredOnTop = element.ignoredInHead ? ignoredOnTop - 1 : (element.ignoredBelow ?? 0);
+    return element;
+  };
+  const headIsInnermost = (): boolean => openHead !== null && stack[stack.length - 1 - ignoredOnTop] === openHead;
   const endHead = (): void => {
     (openHead as OpenElement).skips = false;
     skipDepth = 0;
@@ -197,17 +208,16 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   const parser: Parser = new Parser(
     {
       onopentag(tag, attribs) {
-        if (headIsInnermost() && isIgnoredInHead(tag)) {
-          stack.push({ opensBlock: false, skips: false, isLink: false, ignoredInHead: true });
-          return;
-        }
-        if (headIsInnermost() && startTagEndsHead(tag)) endHead();
-        const element: OpenElement = { opensBlock: false, skips: false, isLink: false };
-        stack.push(element);
+        const ignored = headIsInnermost() && isIgnoredInHead(tag);
+        if (!ignored && headIsInnermost() && startTagEndsHead(tag)) endHead();
+        const element: OpenElement = { opensBlock: false, skips: false, isLink: false, ignoredInHead: ignored };
+        push(element);
+        // Ignored entries count: htmlparser2 keeps them open, and its cost grows with its stack.
         if (stack.length > limits.maxOpenElements && flatFrom < 0) {
           flatFrom = parser.endIndex + 1;
           parser.pause();
         }
+        if (ignored) return;
         if (skipDepth > 0) {
           skipDepth++;
           element.skips = true;
@@ -263,7 +273,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
         if (linkDepth > 0) current.linkChars += text.length;
       },
       onclosetag() {
-        const element = stack.pop();
+        const element = pop();
         if (!element) return;
         if (element.ignoredInHead) {
           if (openHead) endHead();
@@ -287,7 +297,9 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   parser.write(html);
   if (flatFrom >= 0) {
     warnings.push(flatReadingWarning(limits));
-    if (skipDepth === 0) {
+    // Stopped inside the head (a head of ignored `<html>` tags), the page reads on as well: the
+    // rest holds the body, and flat text leaves out the head's scripts and styles.
+    if (skipDepth === 0 || openHead !== null) {
       const rest = flatText(html.slice(flatFrom));
       if (rest !== '') current.items.push(` ${rest}`);
       if (shownChars < COUNTED_CHARS) shownChars += nonSpaceChars(rest);
