@@ -1,5 +1,6 @@
 import { escape as escapeGlob } from 'minimatch';
 import { WinnowError } from './errors.js';
+import { globProblem } from './globs.js';
 import { z } from 'zod';
 import { refusedHost } from './addresses.js';
 
@@ -20,7 +21,8 @@ export const SITE_NAME = z
 
 /**
  * What an operator configures per site. `allow` holds URL globs (Crawlee's `enqueueLinks`
- * syntax); when empty, every URL under a seed's origin is allowed.
+ * syntax); when empty, every URL under a seed's origin is allowed. A glob whose braces expand to
+ * many patterns, or with many wildcards, is refused (see `UrlGlob`): it is tried on every link.
  */
 export const SITE_CONFIG_SCHEMA = z
   .object({
@@ -73,6 +75,10 @@ export const SITE_CONFIG_SCHEMA = z
     site.seeds.forEach((seed, index) => {
       const refused = URL.canParse(seed) && refusedHost(new URL(seed).hostname, site.allowPrivateAddresses);
       if (refused) context.addIssue({ code: 'custom', path: ['seeds', index], message: `refused: ${refused}` });
+    });
+    site.allow.forEach((glob, index) => {
+      const problem = globProblem(glob);
+      if (problem) context.addIssue({ code: 'custom', path: ['allow', index], message: `glob "${glob}" refused: ${problem}` });
     });
   });
 
