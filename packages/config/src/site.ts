@@ -57,6 +57,12 @@ export const SITE_CONFIG_SCHEMA = z
     /** Also start from the sitemaps robots.txt names and from `/sitemap.xml` of each seed's origin. */
     sitemaps: z.boolean().default(false),
     /**
+     * Sitemap files a crawl fetches at most (those robots.txt names, `/sitemap.xml`, those an index
+     * lists): a site's sitemaps cannot grow a crawl's frontier without end. 1,000 files of 50,000
+     * URLs each name far more pages than a crawl's `maxPages` may admit.
+     */
+    maxSitemaps: z.number().int().min(1).max(100_000).default(1000),
+    /**
      * Crawl the site again this often (milliseconds; 0: only on request). Every crawl after the
      * first revisits the known pages with conditional requests: unchanged pages cost a 304,
      * changed ones are extracted again, 404/410 remove a page from the index.
