@@ -70,6 +70,7 @@ export function buildProgram(): Command {
     .option('--template-every-ms <n>', 'template preparation schedule; 0 turns it off', nonNegativeInteger)
     .option('--allow-private', 'the site is on a private network: let the crawler connect to loopback and private addresses')
     .option('--sitemaps', "also start from the sitemaps robots.txt names and each seed origin's /sitemap.xml")
+    .option('--max-sitemaps <n>', 'sitemap files a crawl fetches at most (default 1000)', positiveInteger)
     .option('--recrawl-every-ms <n>', 'crawl the site again this often (conditional requests); 0: only on request', nonNegativeInteger)
     .option('--max-pages-per-pattern <n>', 'pages of one URL pattern a crawl admits at most (a trap guard); 0: no cap', nonNegativeInteger)
     .action(lazy(operate, (module) => module.sitesAddCommand));

@@ -1,5 +1,6 @@
 import { escape as escapeGlob } from 'minimatch';
 import { WinnowError } from './errors.js';
+import { globProblem } from './globs.js';
 import { z } from 'zod';
 import { refusedHost } from './addresses.js';
 
@@ -20,7 +21,8 @@ export const SITE_NAME = z
 
 /**
  * What an operator configures per site. `allow` holds URL globs (Crawlee's `enqueueLinks`
- * syntax); when empty, every URL under a seed's origin is allowed.
+ * syntax); when empty, every URL under a seed's origin is allowed. A glob whose braces expand to
+ * many patterns, or with many wildcards, is refused (see `UrlGlob`): it is tried on every link.
  */
 export const SITE_CONFIG_SCHEMA = z
   .object({
@@ -55,6 +57,12 @@ export const SITE_CONFIG_SCHEMA = z
     /** Also start from the sitemaps robots.txt names and from `/sitemap.xml` of each seed's origin. */
     sitemaps: z.boolean().default(false),
     /**
+     * Sitemap files a crawl fetches at most (those robots.txt names, `/sitemap.xml`, those an index
+     * lists): a site's sitemaps cannot grow a crawl's frontier without end. 1,000 files of 50,000
+     * URLs each name far more pages than a crawl's `maxPages` may admit.
+     */
+    maxSitemaps: z.number().int().min(1).max(100_000).default(1000),
+    /**
      * Crawl the site again this often (milliseconds; 0: only on request). Every crawl after the
      * first revisits the known pages with conditional requests: unchanged pages cost a 304,
      * changed ones are extracted again, 404/410 remove a page from the index.
@@ -73,6 +81,10 @@ export const SITE_CONFIG_SCHEMA = z
     site.seeds.forEach((seed, index) => {
       const refused = URL.canParse(seed) && refusedHost(new URL(seed).hostname, site.allowPrivateAddresses);
       if (refused) context.addIssue({ code: 'custom', path: ['seeds', index], message: `refused: ${refused}` });
+    });
+    site.allow.forEach((glob, index) => {
+      const problem = globProblem(glob);
+      if (problem) context.addIssue({ code: 'custom', path: ['allow', index], message: `glob "${glob}" refused: ${problem}` });
     });
   });
 

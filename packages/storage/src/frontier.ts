@@ -30,11 +30,14 @@ export interface AdmissionLimits {
   maxPages: number;
   /** Pages of one URL pattern a crawl admits at most; 0 for no cap. */
   maxPerPattern: number;
+  /** Sitemap files a crawl admits at most (the site's `maxSitemaps`). */
+  maxSitemaps: number;
 }
 
 /**
  * Adds URLs to a running crawl's frontier, each once (a URL already there is skipped), within the
- * crawl's page budget and per-pattern cap. The crawl's row is locked while its budget is counted,
+ * crawl's page budget and per-pattern cap, and its sitemaps within their own budget (counted from
+ * the frontier's sitemap rows). The crawl's row is locked while its budgets are counted,
  * so crawler processes admitting links at once never exceed it. Returns how many were admitted.
  */
 export async function admitUrls(db: Queryable, crawlId: number, siteId: number, entries: readonly FrontierEntry[], limits: AdmissionLimits): Promise<number> {
@@ -50,6 +53,7 @@ export async function admitUrls(db: Queryable, crawlId: number, siteId: number, 
      ranked AS (
        SELECT c.*,
               count(*) FILTER (WHERE c.kind = 'page') OVER (ORDER BY c.ord) AS page_rank,
+              count(*) FILTER (WHERE c.kind = 'sitemap') OVER (ORDER BY c.ord) AS sitemap_rank,
               CASE WHEN $8::int = 0 THEN 0 ELSE row_number() OVER (PARTITION BY c.pattern ORDER BY c.ord)
                 + (SELECT count(*) FROM frontier f WHERE f.crawl_id = $1 AND f.pattern = c.pattern AND f.kind = 'page') END AS pattern_rank
          FROM candidates c),
@@ -57,7 +61,9 @@ export async function admitUrls(db: Queryable, crawlId: number, siteId: number, 
        INSERT INTO frontier (crawl_id, site_id, url, host, kind, depth, pattern, revisit)
        SELECT $1, $2, r.url, r.host, r.kind, r.depth, r.pattern, r.revisit FROM ranked r
         WHERE (SELECT room FROM budget) IS NOT NULL
-          AND (r.kind = 'sitemap' OR (r.page_rank <= (SELECT room FROM budget) AND ($8::int = 0 OR r.pattern_rank <= $8::int)))
+          AND CASE WHEN r.kind = 'sitemap'
+                THEN r.sitemap_rank + (SELECT count(*) FROM frontier f WHERE f.crawl_id = $1 AND f.kind = 'sitemap') <= $11::int
+                ELSE r.page_rank <= (SELECT room FROM budget) AND ($8::int = 0 OR r.pattern_rank <= $8::int) END
        ON CONFLICT (crawl_id, url) DO NOTHING
        RETURNING kind)
      UPDATE crawls SET urls_admitted = urls_admitted + (SELECT count(*) FROM admitted WHERE kind = 'page')
@@ -74,6 +80,7 @@ export async function admitUrls(db: Queryable, crawlId: number, siteId: number, 
       limits.maxPerPattern,
       entries.map((entry) => entry.pattern),
       entries.map((entry) => entry.revisit ?? false),
+      limits.maxSitemaps,
     ],
   );
   return rows[0]?.admitted ?? 0;

@@ -15,13 +15,13 @@ export function frontierEntry(url: string, depth: number, kind: FrontierKind = '
 }
 
 /**
- * Why a URL found on the site may not join its crawl, or null: outside the site's allowed globs,
- * or a likely crawler trap. (Private addresses are judged when the URL is fetched, once its host
- * name is resolved.)
+ * Why a URL found on the site may not join its crawl, or null: a likely crawler trap, or outside
+ * the site's allowed globs. The trap guards come first: they bound the URL's length before the
+ * globs are matched. (Private addresses are judged when the URL is fetched, once its host name is
+ * resolved.)
  */
 export function refusedLink(url: string, config: SiteConfig): string | null {
-  if (!isAllowedUrl(url, allowedGlobs(config))) return "outside the site's allowed URLs";
-  return trapReason(url);
+  return trapReason(url) ?? (isAllowedUrl(url, allowedGlobs(config)) ? null : "outside the site's allowed URLs");
 }
 
 /** URLs found on the site (a page's links, a sitemap's entries) that may join the frontier at `depth`: normalised, within the site's globs, not traps. */

@@ -286,6 +286,7 @@ export class Crawler implements Service {
       await admitUrls(tx, crawl.id, site.id, startingEntries(site.config, known, this.#context.trackingParams), {
         maxPages: site.config.maxPages,
         maxPerPattern: site.config.maxPagesPerPattern,
+        maxSitemaps: site.config.maxSitemaps,
       });
       return crawl;
     });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { allowedGlobs, parseSiteConfig } from '@winnow/config';
 import { describe, test } from 'node:test';
+import { refusedLink } from './admission.js';
 import { headerCanonical, readLinks } from './links.js';
 import { retryAfterMs } from './politeness.js';
 import { readSitemap } from './sitemaps.js';
@@ -49,6 +50,13 @@ describe('URL normalisation', () => {
     const braces = globsOf('http://a{b,c}.example/');
     assert.ok(isAllowedUrl(`${new URL('http://a{b,c}.example/').origin}/x`, braces), String(braces));
     assert.ok(!isAllowedUrl('http://ab.example/x', braces));
+  });
+
+  test("a site's links are held to the trap guards before its globs: a hostile link's length is refused first", () => {
+    const config = parseSiteConfig({ name: 'site', seeds: ['http://example.com/'], allow: ['http://example.com/*-*-*.html'] });
+    assert.match(refusedLink(`http://example.com/${'-'.repeat(3000)}.html`, config) ?? '', /longer than 2048/);
+    assert.equal(refusedLink(`http://example.com/${'-'.repeat(2000)}`, config), "outside the site's allowed URLs");
+    assert.equal(refusedLink(`http://example.com/${'-'.repeat(2000)}.html`, config), null);
   });
 
   test('Retry-After in seconds or as an HTTP date', () => {

@@ -85,7 +85,7 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
     return retriable ? { retryInMs, attempted: false } : fail(context, leased, site, reason);
   }
   if (config.sitemaps && leased.depth === 0 && rules.sitemaps.length > 0) {
-    await admit(context, leased, site, sitemapEntries(context, leased, site, rules.sitemaps));
+    await admit(context, leased, site, sitemapEntries(context, leased, site, rules.sitemaps, 0));
   }
   if (!rules.isAllowed(leased.url)) return { outcome: 'disallowed' };
 
@@ -236,6 +236,13 @@ async function moved(context: VisitContext, leased: LeasedUrl, site: Site, respo
   return { outcome: 'moved', pageId };
 }
 
+/**
+ * A sitemap's pages join the crawl (at depth 0, held to `maxPages` like any page), and so do the
+ * sitemaps of an index, one level deep as sitemaps.org allows: a sitemap's depth is how many
+ * indexes led to it, and an index listed by an index is refused, with the reason in the crawl log.
+ * With the crawl's `maxSitemaps`, a site whose sitemaps list ever more sitemaps cannot keep a crawl
+ * going for ever.
+ */
 async function readSitemapResponse(context: VisitContext, leased: LeasedUrl, site: Site, response: FetchedResponse): Promise<Visit> {
   if (response.status < 200 || response.status >= 300) return { outcome: 'refused', error: `sitemap answered HTTP ${response.status}` };
   let listed: ReturnType<typeof readSitemap>;
@@ -245,24 +252,31 @@ async function readSitemapResponse(context: VisitContext, leased: LeasedUrl, sit
     return { outcome: 'refused', error: `unreadable sitemap: ${(error as Error).message}` };
   }
   const pages = foundEntries(listed.pages, 0, { config: site.config, trackingParams: context.trackingParams });
-  await admit(context, leased, site, [...pages, ...sitemapEntries(context, leased, site, listed.sitemaps)]);
+  const nested = leased.depth > 0 && listed.sitemaps.length > 0;
+  await admit(context, leased, site, [...pages, ...(nested ? [] : sitemapEntries(context, leased, site, listed.sitemaps, leased.depth + 1))]);
+  if (nested) {
+    return {
+      outcome: 'refused',
+      error: `a sitemap index listed by a sitemap index: its ${listed.sitemaps.length} sitemaps are not followed (sitemaps.org allows one level of indexes)`,
+    };
+  }
   return { outcome: 'read' };
 }
 
 /**
- * Sitemaps named by robots.txt or listed by a sitemap index that may join the crawl: on the site's
+ * Sitemaps named by robots.txt or listed by a sitemap index that may join the crawl at `depth`: on the site's
  * own origins (its seeds', as `/sitemap.xml`), and not crawler traps. A sitemap elsewhere would make
  * the site's files send the crawler to any host; each one refused is logged with the reason. The
  * site's globs are not applied: sitemaps conventionally sit at the origin's root, outside globs that
  * narrow a site to a section, and the pages they list are held to the globs.
  */
-function sitemapEntries(context: VisitContext, leased: LeasedUrl, site: Site, sitemaps: readonly string[]): FrontierEntry[] {
+function sitemapEntries(context: VisitContext, leased: LeasedUrl, site: Site, sitemaps: readonly string[], depth: number): FrontierEntry[] {
   const origins = siteOrigins(site.config);
   const entries: FrontierEntry[] = [];
   for (const sitemap of sitemaps) {
     const url = normalizeUrl(sitemap, undefined, context.trackingParams);
     const why = url === null ? 'not an http(s) URL' : origins.has(new URL(url).origin) ? trapReason(url) : "not on the site's own origins (its seeds')";
-    if (why === null && url !== null) entries.push(frontierEntry(url, 0, 'sitemap'));
+    if (why === null && url !== null) entries.push(frontierEntry(url, depth, 'sitemap'));
     else context.rt.log.info({ site: site.name, crawlId: leased.crawlId, sitemap, from: leased.url, reason: why }, `sitemap refused: ${why}`);
   }
   return entries;
@@ -273,7 +287,11 @@ async function admit(context: VisitContext, leased: LeasedUrl, site: Site, entri
   const seen = context.admitted(leased.crawlId);
   const fresh = entries.filter((entry) => !seen.has(entry.url));
   if (fresh.length === 0) return;
-  await admitUrls(context.rt.db, leased.crawlId, site.id, fresh, { maxPages: site.config.maxPages, maxPerPattern: site.config.maxPagesPerPattern });
+  await admitUrls(context.rt.db, leased.crawlId, site.id, fresh, {
+    maxPages: site.config.maxPages,
+    maxPerPattern: site.config.maxPagesPerPattern,
+    maxSitemaps: site.config.maxSitemaps,
+  });
   for (const entry of fresh) seen.add(entry.url);
 }
 

@@ -66,6 +66,7 @@ export interface SiteAddFlags {
   minTemplatePages?: number;
   templateEveryMs?: number;
   sitemaps?: boolean;
+  maxSitemaps?: number;
   recrawlEveryMs?: number;
   maxPagesPerPattern?: number;
 }
