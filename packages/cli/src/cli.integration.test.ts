@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -205,5 +207,54 @@ describe('winnow up', () => {
     assert.equal(await exited, 0);
     const { stdout } = await run(process.execPath, [main, 'sites', 'list'], { env });
     assert.match(stdout, /^via-api\t/m, 'what the API stored is there after a clean stop');
+  });
+});
+
+describe('winnow crawl, interrupted', () => {
+  it('closes its workers and the pipeline on Ctrl-C and says what it left; a busy database is explained; the next crawl resumes the same crawl', async () => {
+    // A site slow enough to interrupt: a home page linking to twenty articles, each answered after 400 ms.
+    const articles = Array.from({ length: 20 }, (_, i) => `/articles/${i}.html`);
+    let served = 0;
+    const server = createServer((request, response) => {
+      const path = request.url ?? '/';
+      if (path === '/robots.txt') return void response.writeHead(404).end();
+      served++;
+      const body =
+        path === '/'
+          ? `<html><body><h1>Harbour news</h1>${articles.map((href) => `<a href="${href}">${href}</a>`).join(' ')}</body></html>`
+          : `<html><body><article><h1>Story ${path}</h1><p>The ferry to the island ran late again today, the harbour master said.</p></article></body></html>`;
+      setTimeout(() => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body), 400);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-interrupt-')), 'pglite');
+    const env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
+    try {
+      await run(process.execPath, [main, 'sites', 'add', 'slow', '--seed', `${origin}/`, '--allow-private', '--concurrency', '1'], { env });
+      const crawl = spawn(process.execPath, [main, 'crawl', 'slow'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      crawl.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const exited = new Promise<number | null>((resolve) => crawl.once('exit', resolve));
+      // The crawl is under way once its workers have asked for an article.
+      for (let i = 0; i < 600 && served < 3; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      await assert.rejects(run(process.execPath, [main, 'status'], { env }), (error: { stderr?: string }) => {
+        assert.match(error.stderr ?? '', /it serves no API \(a command such as `winnow crawl`/);
+        return true;
+      });
+      crawl.kill('SIGINT');
+      assert.equal(await exited, 130, stderr);
+      assert.match(stderr, /interrupted: closing the workers/);
+      assert.match(stderr, /left unfinished: `winnow crawl <site>` resumes it/);
+      const status = await run(process.execPath, [main, 'status'], { env });
+      const [, id] = /^slow: crawl (\d+) running/m.exec(status.stdout) ?? [];
+      assert.ok(id, status.stdout);
+      const resumed = await run(process.execPath, [main, 'crawl', 'slow'], { env });
+      assert.match(resumed.stdout, new RegExp(`^resuming crawl ${id} of slow \\(running\\), left unfinished by an earlier command$`, 'm'));
+      assert.match(resumed.stdout, new RegExp(`^slow: crawl ${id} finished: 21 stored`, 'm'));
+    } finally {
+      server.close();
+    }
   });
 });

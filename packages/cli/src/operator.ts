@@ -1,6 +1,5 @@
 import {
   addSite,
-  apiUrlFor,
   crawlLog,
   type CrawlLogPage,
   type CrawlLogParams,
@@ -110,8 +109,8 @@ export function remoteOperator(client: ApiClient): Operator {
 /**
  * Runs an operator command: through the API at `WINNOW_API_URL` when it is set, else on the
  * pipeline opened here (closed afterwards). When the embedded database is held by another
- * process (such as `winnow up`), the error says how to use that process's API instead: the address
- * that process noted, else the one this configuration (`WINNOW_API_HOST`, `WINNOW_API_PORT`) gives.
+ * process (such as `winnow up`), the error says how to use that process's API instead (the address
+ * that process noted), or, when it noted none, that it serves none and how to get the database back.
  */
 export async function withOperator<T>(work: (operator: Operator) => Promise<T>): Promise<T> {
   const env = commandEnv();
@@ -120,8 +119,14 @@ export async function withOperator<T>(work: (operator: Operator) => Promise<T>):
     return await withRuntime((rt) => work(localOperator(rt)));
   } catch (error) {
     if (!(error instanceof EmbeddedDatabaseBusyError)) throw error;
+    if (error.apiUrl === undefined) {
+      // A holder that noted no API serves none (a command such as `winnow crawl`), or has not started it yet.
+      throw new EmbeddedDatabaseBusyError(
+        `${error.message}; it serves no API (a command such as \`winnow crawl\`, or a \`winnow up\` still starting): wait for it to end, or interrupt it (Ctrl-C): the next \`winnow crawl <site>\` resumes a crawl it leaves unfinished`,
+      );
+    }
     throw new EmbeddedDatabaseBusyError(
-      `${error.message}; to use its API from this command, set WINNOW_API_URL=${error.apiUrl ?? apiUrlFor(env.WINNOW_API_HOST, env.WINNOW_API_PORT)} (and WINNOW_API_TOKEN to one of its operate tokens)`,
+      `${error.message}; to use its API from this command, set WINNOW_API_URL=${error.apiUrl} (and WINNOW_API_TOKEN to one of its operate tokens)`,
       error.apiUrl,
     );
   }

@@ -26,7 +26,11 @@ export const WORKERS: Record<WorkerName, (rt: Runtime) => Promise<Service> | Ser
 export async function startWorkers(rt: Runtime): Promise<Service[]> {
   const started: Service[] = [];
   try {
-    for (const start of [startTemplater, startExtractor, startIndexer, startCrawler]) started.push(await start(rt));
+    for (const start of [startTemplater, startExtractor, startIndexer, startCrawler]) {
+      const service = await start(rt);
+      started.push(service);
+      workersHere.add(service);
+    }
     return started;
   } catch (error) {
     await closeAll(started);
@@ -34,8 +38,16 @@ export async function startWorkers(rt: Runtime): Promise<Service[]> {
   }
 }
 
+/** Workers started by this process and not yet closed: an interrupted command closes them first. */
+const workersHere = new Set<Service>();
+
 export async function closeAll(services: readonly Service[]): Promise<void> {
-  await Promise.all(services.map((service) => service.close()));
+  await Promise.all(
+    services.map((service) => {
+      workersHere.delete(service);
+      return service.close();
+    }),
+  );
 }
 
 /**
@@ -52,12 +64,37 @@ export async function openCommandRuntime(overrides: Partial<Record<string, strin
   return openRuntime(env, { log: createLogger(env, 'winnow') });
 }
 
-/** Runs `work` with a runtime that is closed afterwards, whatever happens. */
+/** Exit status of a command interrupted by a signal (128 + SIGINT's number, as shells report it). */
+const INTERRUPTED_EXIT = 130;
+
+/**
+ * Runs `work` with a runtime that is closed afterwards, whatever happens. Interrupted (Ctrl-C,
+ * SIGTERM), the command closes its workers and the runtime before it exits — the embedded
+ * database shut down cleanly, the private redis-server stopped and its folder removed — and says
+ * what it leaves: a crawl it was running stays open, and the next `winnow crawl` of its site
+ * resumes it. A second signal exits at once.
+ */
 export async function withRuntime<T>(work: (rt: Runtime) => Promise<T>, overrides: Partial<Record<string, string>> = {}): Promise<T> {
   const rt = await openCommandRuntime(overrides);
+  const interrupt = async (): Promise<void> => {
+    process.once('SIGINT', () => process.exit(INTERRUPTED_EXIT));
+    process.once('SIGTERM', () => process.exit(INTERRUPTED_EXIT));
+    process.stderr.write('\ninterrupted: closing the workers and the pipeline (again to quit at once)\n');
+    const workersRan = workersHere.size > 0;
+    await closeAll([...workersHere]);
+    await rt.close();
+    if (workersRan) {
+      process.stderr.write('a crawl this command was running is left unfinished: `winnow crawl <site>` resumes it, `winnow crawl <site> --stop` ends it\n');
+    }
+    process.exit(INTERRUPTED_EXIT);
+  };
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
   try {
     return await work(rt);
   } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
     await rt.close();
   }
 }
