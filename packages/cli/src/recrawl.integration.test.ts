@@ -99,4 +99,14 @@ describe('a recrawl: 304s, a changed page, a removed page and a moved one (the e
     const status = (await pipelineStatus(rt)).sites.find((site) => site.site === 'harbour');
     assert.equal(status?.gone, 2, 'status counts the removed and the moved page as gone');
   });
+
+  test('a third crawl finds the removed page still gone: it stays gone, not a refusal', async () => {
+    // The home page changes, so its links (the removed page's among them) are read again.
+    pages.set('/', { status: 200, etag: '"home-2"', body: article('The home page of the quiet harbour town gazette, updated.', links) });
+    const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'harbour')).id);
+    await waitForIdle(rt);
+    assert.deepEqual({ gone: crawl.counts.gone, refused: crawl.counts.refused }, { gone: 1, refused: 0 });
+    const status = (await pipelineStatus(rt)).sites.find((site) => site.site === 'harbour');
+    assert.equal(status?.gone, 2);
+  });
 });

@@ -126,6 +126,8 @@ export async function listStoredPages(db: Queryable, siteId: number): Promise<Pa
 export interface PreviousFetch {
   pageId: number;
   contentHash: string | null;
+  /** True when an earlier crawl found the page removed (404, 410, moved, noindex) and nothing has replaced it since. */
+  gone: boolean;
   /** True when the current body has an extraction (so an unchanged body needs nothing more). */
   extracted: boolean;
   etag: string | null;
@@ -133,15 +135,22 @@ export interface PreviousFetch {
 }
 
 export async function previousFetch(db: Queryable, siteId: number, url: string): Promise<PreviousFetch | undefined> {
-  const rows = await db.query<{ id: number; content_hash: string | null; extracted: boolean; etag: string | null; last_modified: string | null }>(
-    `SELECT p.id, p.content_hash, e.content_hash IS NOT DISTINCT FROM p.content_hash AND e.page_id IS NOT NULL AS extracted,
+  const rows = await db.query<{
+    id: number;
+    content_hash: string | null;
+    gone: boolean;
+    extracted: boolean;
+    etag: string | null;
+    last_modified: string | null;
+  }>(
+    `SELECT p.id, p.content_hash, p.gone_at IS NOT NULL AS gone, e.content_hash IS NOT DISTINCT FROM p.content_hash AND e.page_id IS NOT NULL AS extracted,
             p.headers->>'etag' AS etag, p.headers->>'last-modified' AS last_modified
        FROM pages p LEFT JOIN extractions e ON e.page_id = p.id
       WHERE p.site_id = $1 AND p.url = $2`,
     [siteId, url],
   );
   const row = rows[0];
-  return row && { pageId: row.id, contentHash: row.content_hash, extracted: row.extracted, etag: row.etag, lastModified: row.last_modified };
+  return row && { pageId: row.id, contentHash: row.content_hash, gone: row.gone, extracted: row.extracted, etag: row.etag, lastModified: row.last_modified };
 }
 
 /**
@@ -171,14 +180,13 @@ export async function touchPage(db: Queryable, pageId: number, crawlId: number):
 /**
  * A page that had a body and now answers 404 or 410 (or moved elsewhere): its body and extraction
  * are dropped and `gone_at` says when, so the indexer removes its document and status counts it.
+ * A page found gone again keeps the time it went.
  */
 export async function markPageGone(db: Queryable, pageId: number, crawlId: number, status: number, reason: string): Promise<void> {
-  await db.query(`UPDATE pages SET content_hash = NULL, status = $3, fetch_error = $4, gone_at = now(), fetched_at = now(), crawl_id = $2 WHERE id = $1`, [
-    pageId,
-    crawlId,
-    status,
-    reason,
-  ]);
+  await db.query(
+    `UPDATE pages SET content_hash = NULL, status = $3, fetch_error = $4, gone_at = COALESCE(gone_at, now()), fetched_at = now(), crawl_id = $2 WHERE id = $1`,
+    [pageId, crawlId, status, reason],
+  );
   await db.query('DELETE FROM extractions WHERE page_id = $1', [pageId]);
 }
 

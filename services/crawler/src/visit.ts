@@ -155,10 +155,14 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
     await context.politeness.backOff(leased.host, retryAfterMs(headers['retry-after']) ?? DEFAULT_BACKOFF_MS);
     return retryOrFail(context, leased, site, `HTTP ${status}`, response);
   }
-  if ((status === 404 || status === 410) && previous?.contentHash) {
-    await markPageGone(rt.db, previous.pageId, leased.crawlId, status, `HTTP ${status}: the page is gone`);
-    await rt.queues.add('index', { pageId: previous.pageId });
-    return { outcome: 'gone', pageId: previous.pageId };
+  if (status === 404 || status === 410) {
+    // A page an earlier crawl found gone, reached again through a link, stays gone rather than becoming a refusal.
+    const known = previous ?? (await previousFetch(rt.db, site.id, leased.url));
+    if (known?.contentHash || known?.gone) {
+      await markPageGone(rt.db, known.pageId, leased.crawlId, status, `HTTP ${status}: the page is gone`);
+      if (known.contentHash) await rt.queues.add('index', { pageId: known.pageId });
+      return { outcome: 'gone', pageId: known.pageId };
+    }
   }
   if (status >= 500) return retryOrFail(context, leased, site, `HTTP ${status}`, response);
   if (status < 200 || status >= 300) return refuse(context, leased, site, `HTTP ${status}`, response);
@@ -314,11 +318,18 @@ async function refuse(context: VisitContext, leased: LeasedUrl, site: Site, reas
 /**
  * A response that was not stored (or no response), recorded against its URL with the reason. A
  * page that has a body from an earlier fetch keeps it: a server failing for a while, or answering
- * 403 today, does not take a page out of the index (404, 410 and noindex do).
+ * 403 today, does not take a page out of the index (404, 410 and noindex do). A page already gone
+ * stays gone.
  */
 async function record(context: VisitContext, leased: LeasedUrl, site: Site, reason: string, response?: FetchedResponse): Promise<number> {
   const previous = await previousFetch(context.rt.db, site.id, leased.url);
   if (previous?.contentHash) return previous.pageId;
+  // A page an earlier crawl found gone (removed, moved) stays gone, with what this fetch found.
+  if (previous?.gone) {
+    if (response) await markPageGone(context.rt.db, previous.pageId, leased.crawlId, response.status, reason);
+    else await touchPage(context.rt.db, previous.pageId, leased.crawlId);
+    return previous.pageId;
+  }
   return upsertFetchedPage(context.rt.db, {
     siteId: site.id,
     url: leased.url,
