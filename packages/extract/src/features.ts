@@ -86,7 +86,12 @@ export function vectorOf(ids: Uint32Array, counts: Uint32Array, termCount?: numb
 /** Blocks with at least this many features (words, links, images) are long: see `isSimilar`. */
 const LONG_BLOCK_FEATURES = 20;
 /** The similarity two long blocks need to be the same block. */
-const LONG_BLOCK_SIMILARITY = 0.97;
+export const LONG_BLOCK_SIMILARITY = 0.97;
+
+/** True for a block long enough that `isSimilar` asks `LONG_BLOCK_SIMILARITY` of it and another long block. */
+export function isLongBlock(vector: FeatureVector): boolean {
+  return vector.sum >= LONG_BLOCK_FEATURES;
+}
 
 /**
  * True when cos(a, b) > threshold — or, when both blocks are long, above `LONG_BLOCK_SIMILARITY`
@@ -98,7 +103,7 @@ const LONG_BLOCK_SIMILARITY = 0.97;
  * rejects most dissimilar pairs without the merge; it never rejects a similar pair.
  */
 export function isSimilar(a: FeatureVector, b: FeatureVector, threshold: number): boolean {
-  if (Math.min(a.sum, b.sum) >= LONG_BLOCK_FEATURES) threshold = Math.max(threshold, LONG_BLOCK_SIMILARITY);
+  if (isLongBlock(a) && isLongBlock(b)) threshold = Math.max(threshold, LONG_BLOCK_SIMILARITY);
   const denominator = a.norm * b.norm;
   if (denominator === 0) return false;
   if (Math.min(a.max * b.sum, b.max * a.sum) <= threshold * denominator) return false;
