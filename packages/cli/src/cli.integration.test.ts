@@ -116,11 +116,24 @@ describe('winnow, operating the embedded pipeline', () => {
       });
     await failsInEnv(['sites', 'add', 'example', '--seed', 'http://127.0.0.1:9/'], /seeds\.0: refused: 127\.0\.0\.1 is a private address/);
     await inEnv('sites', 'add', 'example', '--seed', 'http://127.0.0.1:9/', '--max-pages', '5', '--allow-private');
-    await inEnv('sites', 'add', 'mapped', '--seed', 'https://mapped.example/', '--sitemaps', '--concurrency', '2', '--delay-ms', '250');
+    await inEnv(
+      'sites',
+      'add',
+      'mapped',
+      '--seed',
+      'https://mapped.example/',
+      '--sitemaps',
+      '--concurrency',
+      '2',
+      '--delay-ms',
+      '250',
+      '--allow',
+      'https://mapped.example/news/**',
+    );
     assert.equal(
       (await inEnv('sites', 'list')).stdout,
       'example\thttp\tmax 5 URLs\tconcurrency 4, delay 0 ms\tprivate addresses allowed, no sitemaps\ttemplates v0\thttp://127.0.0.1:9/\n' +
-        'mapped\thttp\tmax 1000 URLs\tconcurrency 2, delay 250 ms\tpublic addresses only, sitemaps\ttemplates v0\thttps://mapped.example/\n',
+        'mapped\thttp\tmax 1000 URLs\tconcurrency 2, delay 250 ms\tpublic addresses only, sitemaps\ttemplates v0\thttps://mapped.example/\tallow https://mapped.example/news/**\n',
     );
     await inEnv('sites', 'remove', 'mapped');
     await failsInEnv(['sites', 'add', 'example', '--seed', 'http://127.0.0.1:9/', '--allow-private'], /site "example" already exists/);
