@@ -81,8 +81,12 @@ export async function withRuntime<T>(work: (rt: Runtime) => Promise<T>, override
     process.once('SIGTERM', () => process.exit(INTERRUPTED_EXIT));
     process.stderr.write('\ninterrupted: closing the workers and the pipeline (again to quit at once)\n');
     const workersRan = workersHere.size > 0;
-    await closeAll([...workersHere]);
-    await rt.close();
+    try {
+      await closeAll([...workersHere]);
+      await rt.close();
+    } catch (error) {
+      process.stderr.write(`could not close everything: ${(error as Error).message}\n`);
+    }
     if (workersRan) {
       process.stderr.write('a crawl this command was running is left unfinished: `winnow crawl <site>` resumes it, `winnow crawl <site> --stop` ends it\n');
     }
