@@ -1,4 +1,4 @@
-import { UrlGlob } from '@winnow/config';
+import { urlGlob } from '@winnow/config';
 
 /**
  * Query parameters that only track where a visitor came from: they make one page many URLs. An
@@ -71,21 +71,7 @@ export function trapReason(url: string): string | null {
  * case-insensitive, `.` paths included), in time linear in the URL (see `UrlGlob`).
  */
 export function isAllowedUrl(url: string, globs: readonly string[]): boolean {
-  return globs.some((glob) => compiledGlob(glob).matches(url));
-}
-
-/** Globs compiled once: compiling one per link took 5% of a crawler's time. Sites have a handful each. */
-const compiledGlobs = new Map<string, UrlGlob>();
-const MAX_COMPILED_GLOBS = 10_000;
-
-function compiledGlob(glob: string): UrlGlob {
-  let compiled = compiledGlobs.get(glob);
-  if (!compiled) {
-    if (compiledGlobs.size >= MAX_COMPILED_GLOBS) compiledGlobs.clear();
-    compiled = new UrlGlob(glob);
-    compiledGlobs.set(glob, compiled);
-  }
-  return compiled;
+  return globs.some((glob) => urlGlob(glob).matches(url));
 }
 
 /** The host key politeness is counted by: host and port, so two sites on one machine are two hosts only if their ports differ. */
