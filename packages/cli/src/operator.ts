@@ -5,6 +5,7 @@ import {
   type CrawlLogParams,
   EmbeddedDatabaseBusyError,
   listSites,
+  openCrawl,
   pipelineStatus,
   removeSite,
   requestTemplates,
@@ -34,6 +35,12 @@ export interface Operator {
   listSites(): Promise<Site[]>;
   removeSite(name: string): Promise<void>;
   startCrawl(name: string): Promise<Crawl>;
+  /**
+   * The site's open crawl when the workers run only in this process (`runsWorkersHere`): nothing
+   * else works on it, so it is one an interrupted command left, to be resumed. Undefined otherwise
+   * (where workers run elsewhere, an open crawl is theirs).
+   */
+  unfinishedCrawl(name: string): Promise<Crawl | undefined>;
   /** Stops the site's queued or running crawl; undefined when it had none. */
   stopCrawl(name: string): Promise<Crawl | undefined>;
   crawlLog(name: string, params: CrawlLogParams): Promise<CrawlLogPage>;
@@ -54,6 +61,7 @@ export function localOperator(rt: Runtime): Operator {
     listSites: () => listSites(rt.db),
     removeSite: (name) => removeSite(rt, name),
     startCrawl: (name) => startCrawl(rt, name),
+    unfinishedCrawl: async (name) => (rt.privateRedis ? openCrawl(rt, name) : undefined),
     stopCrawl: (name) => stopCrawl(rt, name),
     crawlLog: (name, params) => crawlLog(rt, name, params),
     requestTemplates: async (name) => void (await requestTemplates(rt, name)),
@@ -83,6 +91,7 @@ export function remoteOperator(client: ApiClient): Operator {
     listSites: () => client.listSites(),
     removeSite: (name) => client.removeSite(name),
     startCrawl: (name) => client.startCrawl(name),
+    unfinishedCrawl: async () => undefined,
     stopCrawl: (name) => client.stopCrawl(name),
     crawlLog: (name, params) => client.crawlLog(name, params),
     requestTemplates: (name) => client.requestTemplates(name),

@@ -4,6 +4,7 @@ export {
   CRAWL_LOG_PAGE_SIZE,
   crawlLog,
   crawlStatus,
+  openCrawl,
   InvalidRequestError,
   isIdle,
   listSites,

@@ -150,6 +150,12 @@ export async function stopCrawl(rt: Runtime, name: string): Promise<Crawl | unde
   return crawl && requestCrawlStop(rt.db, crawl.id);
 }
 
+/** The site's crawl that is queued, running or stopping, if any. */
+export async function openCrawl(rt: Runtime, name: string): Promise<Crawl | undefined> {
+  const site = await requireSite(rt, name);
+  return activeCrawl(rt.db, site.id);
+}
+
 export async function crawlStatus(rt: Runtime, name: string): Promise<Crawl | undefined> {
   const site = await requireSite(rt, name);
   return latestCrawl(rt.db, site.id);

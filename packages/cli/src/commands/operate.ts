@@ -2,7 +2,6 @@ import { type ApiService, startApi } from '@winnow/api';
 import { type CrawlLogPage, pipelineStatus, type PipelineStatus, type Runtime, serve } from '@winnow/runtime';
 import {
   CRAWL_OUTCOMES,
-  type Crawl,
   type CrawlCounts,
   type HealthRecord,
   NOT_STORED_OUTCOMES,
@@ -134,7 +133,9 @@ export async function crawlCommand(name: string, flags: { wait?: boolean; stop?:
       const state = stopped.state === 'stopping' ? 'stopping: it ends once the URLs being fetched are done' : stopped.state;
       return void write(`crawl ${stopped.id} of ${name} ${state}; ${formatCrawlCounts(stopped.counts)}\n`);
     }
-    const crawl = (operator.runsWorkersHere && (await unfinishedCrawl(operator, name))) || (await operator.startCrawl(name));
+    const unfinished = await operator.unfinishedCrawl(name);
+    if (unfinished) write(`resuming crawl ${unfinished.id} of ${name} (${unfinished.state}), left unfinished by an earlier command\n`);
+    const crawl = unfinished ?? (await operator.startCrawl(name));
     if (!operator.runsWorkersHere && !flags.wait) return void write(`crawl ${crawl.id} of ${name} queued; follow it with \`winnow status\`\n`);
     await operator.follow([name]);
     const status = await operator.status();
@@ -142,20 +143,6 @@ export async function crawlCommand(name: string, flags: { wait?: boolean; stop?:
     const ended = status.sites.find((site) => site.site === name)?.crawl;
     if (ended?.id === crawl.id && ended.state === 'failed') throw new Error(`crawl ${crawl.id} of ${name} failed: ${ended.error ?? 'no reason recorded'}`);
   });
-}
-
-const OPEN_CRAWL_STATES: ReadonlySet<string> = new Set(['queued', 'running', 'stopping']);
-
-/**
- * The site's open crawl, when the workers run only in this command's process: then nothing else
- * works on it, and it is one an interrupted command left (Ctrl-C, a killed process). It is resumed
- * rather than refused as "already running".
- */
-async function unfinishedCrawl(operator: Operator, name: string): Promise<Crawl | undefined> {
-  const open = (await operator.status()).sites.find((site) => site.site === name)?.crawl;
-  if (!open || !OPEN_CRAWL_STATES.has(open.state)) return undefined;
-  write(`resuming crawl ${open.id} of ${name} (${open.state}), left unfinished by an earlier command\n`);
-  return open;
 }
 
 /** What an entry without a reason of its own was not stored for. */
