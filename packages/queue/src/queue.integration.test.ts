@@ -69,6 +69,14 @@ test('waitForRedis returns once a server answers, and names one that never does 
   );
 });
 
+test('a probe that could not connect leaves no timer behind: an embedded command exits as soon as its work is done', async () => {
+  const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+  const before = timers();
+  await assert.rejects(waitForRedis(`redis://127.0.0.1:${await freePort()}`, 0), RedisUnavailableError);
+  // Disconnecting a client whose connect had failed armed ioredis's 2 s timer for its socket.
+  assert.equal(timers(), before);
+});
+
 test('waitForRedis fails at once on a server that refuses it (a password is needed): waiting cannot fix that', async () => {
   const server = await startRedisServer();
   const admin = new Redis(server.url);

@@ -67,7 +67,9 @@ async function ping(server: RedisOptions, timeoutMs: number): Promise<Error | un
   } catch (error) {
     return socketError ?? (error instanceof Error ? error : new Error(String(error)));
   } finally {
-    client.disconnect();
+    // A client whose connect failed has ended already; disconnecting it again arms ioredis's 2 s
+    // timer for a socket that never closes again, which kept every embedded command alive 2 s.
+    if (client.status !== 'end') client.disconnect();
   }
 }
 
