@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { after, test } from 'node:test';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -39,6 +43,40 @@ test('an invalid payload fails its job at once, visibly, and the worker goes on'
     await worker.close();
     await queues.close();
   }
+});
+
+test('a private redis-server ends with the process that started it, even one killed with SIGKILL', { skip: process.platform !== 'linux' }, async () => {
+  const starter = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { startPrivateRedis } = await import(${JSON.stringify(new URL('./redis.js', import.meta.url).href)}); const redis = await startPrivateRedis(); console.log(redis.options.path); setInterval(() => {}, 1000);`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const [line] = (await once(createInterface({ input: starter.stdout as Readable }), 'line')) as [string];
+  const answers = async () => {
+    const client = new Redis({ path: line, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      return (await client.ping()) === 'PONG';
+    } catch {
+      return false;
+    } finally {
+      if (client.status !== 'end') client.disconnect();
+    }
+  };
+  assert.equal(await answers(), true);
+  starter.kill('SIGKILL');
+  await once(starter, 'exit');
+  let alive = true;
+  for (let attempt = 0; alive && attempt < 100; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    alive = await answers();
+  }
+  assert.equal(alive, false, 'the orphaned redis-server still answers 10 s after its parent was killed');
 });
 
 test('a missing redis-server binary is reported clearly', async () => {

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import type { ConnectionOptions } from 'bullmq';
 import { failureReason } from '@winnow/config';
 import { Redis, type RedisOptions } from 'ioredis';
@@ -89,14 +90,19 @@ export interface PrivateRedis {
 /**
  * Starts a `redis-server` child that only this process uses: it listens on a Unix socket in a
  * fresh temporary directory (no TCP port to collide with), keeps nothing on disk, and is stopped
- * on `stop()` or when this process exits.
+ * on `stop()` or when this process exits. On Linux it is started through util-linux's `setpriv`
+ * with a parent-death signal, so that it ends with this process even when this process is killed
+ * (SIGKILL, the OOM killer), which no exit handler sees; without `setpriv` it would outlive such
+ * a death, holding its memory until someone kills it.
  */
 export async function startPrivateRedis(binary = 'redis-server'): Promise<PrivateRedis> {
   const dir = await mkdtemp(join(tmpdir(), 'winnow-redis-'));
   const socket = join(dir, 'redis.sock');
-  const child = spawn(binary, ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const args = ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', dir];
+  const setpriv = process.platform === 'linux' ? onPath('setpriv') : undefined;
+  const child = setpriv
+    ? spawn(setpriv, ['--pdeathsig', 'TERM', '--', binary, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+    : spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const stopChild = () => child.kill('SIGTERM');
   process.once('exit', stopChild);
   try {
@@ -124,15 +130,11 @@ export async function startPrivateRedis(binary = 'redis-server'): Promise<Privat
 async function waitUntilReady(child: ChildProcess, socket: string, binary: string): Promise<void> {
   const failed = new Promise<never>((_, reject) => {
     child.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new RedisUnavailableError(
-          error.code === 'ENOENT'
-            ? `"${binary}" was not found: install Redis (Debian: apt-get install redis-server) or set REDIS_URL to a running server`
-            : `could not start ${binary}: ${error.message}`,
-        ),
-      ),
+      reject(new RedisUnavailableError(error.code === 'ENOENT' ? notFound(binary) : `could not start ${binary}: ${error.message}`)),
     );
-    child.once('exit', (code) => reject(new RedisUnavailableError(`${binary} exited with code ${code} before it was ready`)));
+    child.once('exit', (code) =>
+      reject(new RedisUnavailableError(code === NOT_FOUND_EXIT ? notFound(binary) : `${binary} exited with code ${code} before it was ready`)),
+    );
   });
   failed.catch(() => undefined); // it rejects again when the server stops later; only the race below reads it
   const ready = (async () => {
@@ -143,4 +145,20 @@ async function waitUntilReady(child: ChildProcess, socket: string, binary: strin
     throw new RedisUnavailableError(`${binary} did not answer on ${socket} within 5 s`);
   })();
   await Promise.race([ready, failed]);
+}
+
+/** The exit status of a launcher (`setpriv`) that could not find the program it was to run. */
+const NOT_FOUND_EXIT = 127;
+
+function notFound(binary: string): string {
+  return `"${binary}" was not found: install Redis (Debian: apt-get install redis-server) or set REDIS_URL to a running server`;
+}
+
+/** The first executable file called `name` in a folder of PATH. */
+function onPath(name: string): string | undefined {
+  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(folder, name);
+    if (folder !== '' && existsSync(candidate)) return candidate;
+  }
+  return undefined;
 }
