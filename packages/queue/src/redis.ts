@@ -93,7 +93,8 @@ export interface PrivateRedis {
  * on `stop()` or when this process exits. On Linux it is started through util-linux's `setpriv`
  * with a parent-death signal, so that it ends with this process even when this process is killed
  * (SIGKILL, the OOM killer), which no exit handler sees; without `setpriv` it would outlive such
- * a death, holding its memory until someone kills it.
+ * a death, holding its memory until someone kills it. (The signal follows the thread that started
+ * it: start it from the main thread, not a worker thread that may end first.)
  */
 export async function startPrivateRedis(binary = 'redis-server'): Promise<PrivateRedis> {
   const dir = await mkdtemp(join(tmpdir(), 'winnow-redis-'));
