@@ -81,6 +81,16 @@ describe('FastCE', () => {
     assert.ok(!text.includes('Share this story'), text);
   });
 
+  it('keeps a story two sample pages carry as content: boilerplate repeats on more than one other page', () => {
+    const story = uniqueParagraph(900);
+    const pages = Array.from({ length: 10 }, (_, i) =>
+      sitePage(`<h1>Headline ${uniqueParagraph(i, 3)}</h1><p>${i < 2 ? story : uniqueParagraph(i + 60)}</p><p>Share this story with your friends today</p>`),
+    );
+    const compiled = compileTemplate(prepareTemplate(pages).template);
+    assert.ok(detect(compiled, pages[0] as string).text.includes(story), 'the story both copies carry is kept');
+    assert.ok(!detect(compiled, pages[0] as string).text.includes('Share this story'), 'what every page carries is not');
+  });
+
   it('prepares the same template twice from the same pages, and it survives JSON', () => {
     const pages = samplePages(20);
     const first = prepareTemplate(pages, { params: { refine: true } }).template;
