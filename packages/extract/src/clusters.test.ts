@@ -8,6 +8,9 @@ test('URL patterns abstract numbers and long slugs, keep the rest', () => {
   assert.equal(urlPattern('http://a.test/articles/17.html'), '/articles/:n.html');
   assert.equal(urlPattern('http://a.test/'), '/');
   assert.equal(urlPattern('http://a.test/2024/05/how-the-river-flooded-the-town?x=1'), '/:n/:n/:slug');
+  assert.equal(urlPattern('http://a.test/society/2011/dec/05/x'), urlPattern('http://a.test/society/2012/Jan/17/x'));
+  assert.equal(urlPattern('http://a.test/2011/sept/05/x'), '/:n/:month/:n/x');
+  assert.equal(urlPattern('http://a.test/mayday/x'), '/mayday/x');
 });
 
 test('a demo site clusters into its article pages and its list pages', () => {
@@ -51,4 +54,22 @@ test('a page with C0 control characters in its text (no NULs) is a page like the
 test('documentTitle reads the title element, entities decoded', () => {
   assert.equal(documentTitle('<html><head><title> Fish &amp;\n chips </title></head><body><title>no</title></body></html>'), 'Fish & chips');
   assert.equal(documentTitle('<p>none</p>'), '');
+});
+
+test('a site with enough pages but no page type of enough pages is one page type', () => {
+  const site = demoSite('gazette', { articles: 12 });
+  const articles = site.pages.filter((page) => page.kind === 'article').slice(0, 8);
+  const list = site.pages.find((page) => page.kind === 'list');
+  // Eight articles, and two pages whose URLs and structures match nothing else.
+  const pages = [
+    ...articles.map((page) => ({ url: `http://127.0.0.1:1${page.path}`, html: page.html })),
+    { url: 'http://127.0.0.1:1/video/clip.html', html: '<div><h1>A clip</h1><video></video><p>Watch it.</p></div>' },
+    { url: 'http://127.0.0.1:1/', html: list?.html ?? '' },
+  ];
+  const clusters = clusterPages(pages, { minPages: 10 });
+  assert.equal(clusters.length, 1);
+  assert.deepEqual(clusters[0]?.members, pages.map((_, i) => i));
+  assert.equal(clusters[0]?.key, '/articles/:n.html');
+  // One page fewer, and the site is too small for a template: its page types stay apart.
+  assert.ok(clusterPages(pages.slice(1), { minPages: 10 }).length > 1);
 });
