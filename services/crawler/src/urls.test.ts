@@ -30,6 +30,9 @@ describe('URL normalisation', () => {
     assert.equal(trapReason('https://news.example/2026/11/story.html'), null);
     assert.match(trapReason(`https://news.example/${'a'.repeat(3000)}`) ?? '', /longer than 2048/);
     assert.match(trapReason('https://news.example/a/b/a/b/a/b/') ?? '', /repeats the segment "a" 3 times/);
+    assert.match(trapReason('https://news.example/2012/page/2012/page/2012/page/') ?? '', /repeats the segment "page" 3 times/);
+    assert.equal(trapReason('https://news.example/12/12/12/story.html'), null);
+    assert.equal(trapReason('https://tv.example/2012/09/2012/09/09/story'), null);
   });
 
   test('allowed globs match case-insensitively', () => {

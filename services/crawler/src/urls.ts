@@ -53,12 +53,14 @@ const MAX_SEGMENT_REPEATS = 3;
 /**
  * Why a URL looks like a crawler trap, or null: too long, or a path that repeats a segment
  * `MAX_SEGMENT_REPEATS` times (relative links resolved against a wrong base, calendar loops).
+ * Segments of digits alone are not counted: dates repeat them (`/12/12/12/`, a real article at
+ * `/2012/09/2012/09/09/`), and a loop repeats its words too; one of digits only ends at the length.
  */
 export function trapReason(url: string): string | null {
   if (url.length > MAX_URL_LENGTH) return `URL longer than ${MAX_URL_LENGTH} characters`;
   const counts = new Map<string, number>();
   for (const segment of new URL(url).pathname.split('/')) {
-    if (segment === '') continue;
+    if (segment === '' || /^\d+$/.test(segment)) continue;
     const count = (counts.get(segment) ?? 0) + 1;
     if (count >= MAX_SEGMENT_REPEATS) return `its path repeats the segment "${segment}" ${count} times`;
     counts.set(segment, count);
