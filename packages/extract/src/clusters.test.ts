@@ -73,3 +73,12 @@ test('a site with enough pages but no page type of enough pages is one page type
   // One page fewer, and the site is too small for a template: its page types stay apart.
   assert.ok(clusterPages(pages.slice(1), { minPages: 10 }).length > 1);
 });
+
+test('a page type too rare on its site for a template of its own is read with the largest', () => {
+  const site = demoSite('gazette', { articles: 12 });
+  const pages = site.pages.filter((page) => page.kind === 'article').map((page) => ({ url: `http://127.0.0.1:1${page.path}`, html: page.html }));
+  const odd = { url: 'http://127.0.0.1:1/video/clip.html', html: '<div><h1>A clip</h1><video></video><p>Watch it.</p></div>' };
+  const [articles, ...rest] = clusterPages([...pages, odd], { minPages: 10 });
+  assert.equal(rest.length, 0);
+  assert.ok(articles?.members.includes(pages.length) && articles.urlPatterns.includes('/video/clip.html'));
+});
