@@ -27,7 +27,7 @@ import {
   type SiteCounts,
   type TemplateSummary,
 } from '@winnow/storage';
-import { QUEUE_NAMES, type FailedJob, type QueueCounts, type QueueName } from '@winnow/queue';
+import { QUEUE_NAMES, TEMPLATE_JOB_RESULT, type FailedJob, type QueueCounts, type QueueName, type TemplateJobResult } from '@winnow/queue';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -225,10 +225,35 @@ export async function templateHealthHistory(rt: Runtime, name: string): Promise<
   return siteHealthHistory(rt.db, site.id);
 }
 
-export async function requestTemplates(rt: Runtime, name: string): Promise<Site> {
+/** Queues an analyst's template preparation of the site; returns the site and the job's id, by which `templateJob` follows it. */
+export async function requestTemplates(rt: Runtime, name: string): Promise<{ site: Site; job: string }> {
   const site = await requireSite(rt, name);
-  await rt.queues.add('template', { siteId: site.id, reason: 'manual' });
-  return site;
+  const job = await rt.queues.add('template', { siteId: site.id, reason: 'manual' });
+  return { site, job };
+}
+
+/** A template preparation job as its requester follows it: `done` with the templater's result, or `failed` (retries spent) with its error. */
+export interface TemplateJob {
+  id: string;
+  site: string;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  result: TemplateJobResult | null;
+  error: string | null;
+}
+
+/**
+ * Where one of the site's template jobs is (a waiting retry counts as queued). A job is found
+ * while BullMQ keeps it: finished ones are trimmed to the last 1,000 (`PipelineQueues`).
+ */
+export async function templateJob(rt: Runtime, name: string, id: string): Promise<TemplateJob> {
+  const site = await requireSite(rt, name);
+  const job = /^\d{1,15}$/.test(id) ? await rt.queues.queue('template').getJob(id) : undefined;
+  const state = job && job.data.siteId === site.id ? await job.getState() : 'unknown';
+  if (!job || state === 'unknown')
+    throw new SiteNotFoundError(`${site.name} has no template job ${quoted(id)} (finished jobs are kept for a while, then trimmed)`);
+  if (state === 'completed') return { id, site: site.name, state: 'done', result: TEMPLATE_JOB_RESULT.parse(job.returnvalue), error: null };
+  if (state === 'failed') return { id, site: site.name, state: 'failed', result: null, error: job.failedReason };
+  return { id, site: site.name, state: state === 'active' ? 'running' : 'queued', result: null, error: null };
 }
 
 export interface SearchParams {

@@ -178,6 +178,30 @@ describe('the HTTP API', () => {
     }
   });
 
+  test("a template preparation answers with its job, which can be followed; another site's job or an unknown one is a 404", async () => {
+    await addSite(rt, { name: 'prepared', seeds: ['http://127.0.0.1:9/'], templateEveryMs: 0, allowPrivateAddresses: true });
+    const queued = await call('POST', '/sites/prepared/templates');
+    assert.equal(queued.status, 202);
+    assert.deepEqual({ ...queued.body, job: typeof queued.body.job }, { site: 'prepared', queued: true, job: 'string' });
+    const path = `/sites/prepared/templates/jobs/${queued.body.job}`;
+    // No templater runs here: the job waits in the queue.
+    const followed = await call('GET', path);
+    assert.equal(followed.status, 200);
+    assert.deepEqual(followed.body, { job: { id: queued.body.job, site: 'prepared', state: 'queued', result: null, error: null } });
+    assert.equal((await call('GET', path, { token: SEARCH })).status, 403);
+    assert.equal((await call('GET', path, { token: null })).status, 401);
+    for (const [other, message] of [
+      [`/sites/news/templates/jobs/${queued.body.job}`, /news has no template job/],
+      ['/sites/prepared/templates/jobs/999999', /prepared has no template job "999999"/],
+      ['/sites/prepared/templates/jobs/not-a-job', /prepared has no template job "not-a-job"/],
+      [`/sites/nosuch/templates/jobs/${queued.body.job}`, /no site named "nosuch"/],
+    ] as const) {
+      const refused = await call('GET', other);
+      assert.equal(refused.status, 404, other);
+      assert.match(refused.body.error, message, other);
+    }
+  });
+
   test('health and readiness are open to anyone, whatever the Host', async () => {
     assert.deepEqual((await call('GET', '/health', { token: null, host: '10.1.2.3:8080' })).body, { status: 'ok' });
     const ready = await call('GET', '/ready', { token: null, host: '10.1.2.3:8080' });

@@ -9,6 +9,7 @@ import {
   type Site,
   type TemplateSummary,
 } from '@winnow/storage';
+import type { PageTypeOutcome, TemplateJobResult } from '@winnow/queue';
 import type { SearchResult } from '../apiClient.js';
 import { localOperator, withOperator, type Operator } from '../operator.js';
 import { openCommandRuntime, startWorkers, WORKERS } from '../pipeline.js';
@@ -178,13 +179,63 @@ export async function crawlLogCommand(
   });
 }
 
-export async function templatesPrepareCommand(name: string): Promise<void> {
+/** How often a template job is asked about while the command waits for it. */
+const JOB_POLL_MS = 500;
+
+/**
+ * `winnow templates prepare <site>`: an analyst's preparation, and what became of each page type,
+ * printed the same embedded and remote. Embedded, the workers run here until the pipeline is idle
+ * (the preparation and the re-extraction it queues); where workers run elsewhere the job is queued
+ * for them, and `--wait` waits for its outcome. A preparation that failed for good fails the command.
+ */
+export async function templatesPrepareCommand(name: string, flags: { wait?: boolean }): Promise<void> {
   await withOperator(async (operator) => {
-    await operator.requestTemplates(name);
-    if (!operator.runsWorkersHere) return void write(`template preparation of ${name} queued\n`);
-    await operator.follow([name]);
-    write(formatTemplates(await operator.listTemplates(name)));
+    const id = await operator.requestTemplates(name);
+    if (operator.runsWorkersHere) await operator.follow([name]);
+    else if (!flags.wait) return void write(`template preparation of ${name} queued as job ${id}; \`--wait\` waits for its outcome\n`);
+    let job = await operator.templateJob(name, id);
+    while (job.state === 'queued' || job.state === 'running') {
+      await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
+      job = await operator.templateJob(name, id);
+    }
+    if (job.state === 'failed' || !job.result) throw new Error(`template preparation of ${name} (job ${id}) failed: ${job.error ?? 'no reason recorded'}`);
+    write(formatPreparation(name, job.result));
   });
+}
+
+/** A preparation's outcome: the site's version kept or stored, then each page type's. */
+export function formatPreparation(site: string, result: TemplateJobResult): string {
+  if ('skipped' in result) return `${site}: template preparation skipped: ${result.skipped}\n`;
+  const { previousVersion: before, version } = result;
+  const head =
+    version !== before
+      ? `templates v${version} stored; ${result.reextract} page${result.reextract === 1 ? '' : 's'} queued to be extracted again`
+      : before === 0
+        ? "no templates yet: no page type has the site's minTemplatePages stored pages"
+        : `templates unchanged (version ${version} kept)`;
+  const lines = result.pageTypes.map((type) => {
+    const what: Record<PageTypeOutcome['outcome'], () => string> = {
+      new: () => 'new template',
+      unchanged: () => (version === before ? `unchanged (version ${version} kept)` : `unchanged since v${before}, carried into v${version}`),
+      changed: () => `changed: ${changeSummary(before, type.pathsAdded, type.pathsRemoved, type.alsoChanged)}`,
+      removed: () => (type.pages === 0 ? 'template removed: no such pages any more' : "template removed: fewer pages than the site's minTemplatePages"),
+      'too-few-pages': () => "no template: fewer pages than the site's minTemplatePages",
+    };
+    return `  ${type.cluster}\t${type.pages} page${type.pages === 1 ? '' : 's'}\t${what[type.outcome]()}\n`;
+  });
+  return `${site}: ${head}\n${lines.join('')}`;
+}
+
+/**
+ * What changed in a page type's template since version `since`, as a preparation's outcome and
+ * `templates list` say it: content paths added and removed, then the other fields that changed
+ * (`TemplateChanges.alsoChanged`). A version stored before those were recorded says only its paths.
+ */
+function changeSummary(since: number, added: number, removed: number, alsoChanged: readonly string[] | undefined): string {
+  const paths = `+${added}/-${removed} content paths since v${since}`;
+  if (alsoChanged === undefined) return added + removed === 0 ? `${paths} (what else changed was not recorded then)` : paths;
+  if (added + removed + alsoChanged.length === 0) return `unchanged since v${since}`;
+  return alsoChanged.length === 0 ? paths : `${paths}; changed: ${alsoChanged.join(', ')}`;
 }
 
 export function formatTemplates(templates: readonly TemplateSummary[]): string {
@@ -195,10 +246,15 @@ export function formatTemplates(templates: readonly TemplateSummary[]): string {
         t.health.pages === 0
           ? 'no pages read yet'
           : `${t.health.pages} pages read, ${Math.round((100 * t.health.readAlone) / t.health.pages)}% alone, ${Math.round(t.health.meanWords)} words on average`;
-      const changes = t.changes ? `, +${t.changes.pathsAdded.length}/-${t.changes.pathsRemoved.length} paths since v${t.changes.since ?? '-'}` : '';
+      const { changes } = t;
+      const since = !changes
+        ? ''
+        : changes.since === null
+          ? ', new page type'
+          : `, ${changeSummary(changes.since, changes.pathsAdded.length, changes.pathsRemoved.length, changes.alsoChanged)}`;
       return (
         `${t.site}\tv${t.version}${t.current ? ' (current)' : ''}\t${t.cluster}\t${t.method}: ${t.pageCount} pages, ${t.sampleSize} sampled, ` +
-        `${t.layouts} layout(s), ${t.contentPaths} content paths${changes}\t${health}\t${t.urlPatterns.join(' ')}\n`
+        `${t.layouts} layout(s), ${t.contentPaths} content paths${since}\t${health}\t${t.urlPatterns.join(' ')}\n`
       );
     })
     .join('');
