@@ -14,6 +14,7 @@ import {
   listSites,
   listTemplates,
   NOT_STORED_OUTCOMES,
+  notAdmitted,
   requestCrawlStop,
   siteCounts,
   siteHealthHistory,
@@ -21,6 +22,7 @@ import {
   type Crawl,
   type CrawlLogEntry,
   type HealthRecord,
+  type NotAdmitted,
   type NotStoredOutcome,
   type PageFailure,
   type Site,
@@ -179,6 +181,8 @@ export interface CrawlLogPage {
   size: number;
   total: number;
   entries: CrawlLogEntry[];
+  /** The URLs the crawl asked for (else the site's latest) found and did not admit, counted by reason: they have no entries. */
+  notAdmitted: NotAdmitted[];
 }
 
 export const CRAWL_LOG_PAGE_SIZE = 50;
@@ -186,7 +190,9 @@ export const CRAWL_LOG_PAGE_SIZE = 50;
 /**
  * The site's URLs that were not stored — moved, gone, refused, disallowed, failed, cancelled —
  * with the crawler's reason, newest crawl first; `page` counts from 1. The outcomes are the
- * names of a crawl's counts, so a count and its URLs always agree.
+ * names of a crawl's counts, so a count and its URLs always agree. Beside them, what one crawl
+ * (the one asked for, else the latest) found and never admitted, counted by reason with a few
+ * examples (links outside the site's globs, URLs over a budget…): a crawl keeps no row per such URL.
  */
 export async function crawlLog(rt: Runtime, name: string, params: CrawlLogParams = {}): Promise<CrawlLogPage> {
   const site = await requireSite(rt, name);
@@ -210,7 +216,9 @@ export async function crawlLog(rt: Runtime, name: string, params: CrawlLogParams
     offset: (page - 1) * size,
     limit: size,
   });
-  return { site: site.name, crawl: params.crawl ?? null, outcomes: outcomes as NotStoredOutcome[], page, size, total, entries };
+  const counted = params.crawl ?? (await latestCrawl(rt.db, site.id))?.id;
+  const skipped = counted === undefined ? [] : await notAdmitted(rt.db, counted);
+  return { site: site.name, crawl: params.crawl ?? null, outcomes: outcomes as NotStoredOutcome[], page, size, total, entries, notAdmitted: skipped };
 }
 
 /** The stored templates, newest version first; of one site when `name` is given (an unknown name is refused). */
@@ -296,6 +304,8 @@ export async function search(rt: Runtime, params: SearchParams): Promise<SearchR
 export interface SiteStatus extends SiteCounts {
   indexed: number;
   crawl: Crawl | undefined;
+  /** What the latest crawl found and did not admit, counted by reason (see `crawlLog`). */
+  notAdmitted: NotAdmitted[];
 }
 
 export interface PipelineStatus {
@@ -316,7 +326,8 @@ export async function pipelineStatus(rt: Runtime): Promise<PipelineStatus> {
   const siteStatus = await Promise.all(
     counts.map(async (count) => {
       const site = sites.find((candidate) => candidate.name === count.site);
-      return { ...count, indexed: await rt.search.count(count.site), crawl: site && (await latestCrawl(rt.db, site.id)) };
+      const crawl = site && (await latestCrawl(rt.db, site.id));
+      return { ...count, indexed: await rt.search.count(count.site), crawl, notAdmitted: crawl ? await notAdmitted(rt.db, crawl.id) : [] };
     }),
   );
   return { sites: siteStatus, queues, failedJobs, failedPages };

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { addSite, crawlStatus, openRuntime, type Runtime } from '@winnow/runtime';
 import { documentIdFor } from '@winnow/search';
-import { NOT_STORED_OUTCOMES, openDb } from '@winnow/storage';
+import { NOT_STORED_OUTCOMES, openDb, recordNotAdmitted } from '@winnow/storage';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from './index.js';
 
@@ -125,6 +125,8 @@ describe('the HTTP API', () => {
       }
     }
     const [first, latest] = crawlIds as [number, number];
+    await recordNotAdmitted(rt.db, latest, [{ reason: 'outside-allowed', urls: 2, examples: ['https://elsewhere.example/a', 'https://elsewhere.example/b'] }]);
+    await recordNotAdmitted(rt.db, latest, [{ reason: 'outside-allowed', urls: 1, examples: ['https://elsewhere.example/a'] }]);
     const log = await call('GET', '/sites/logged/crawl/log');
     assert.equal(log.status, 200);
     assert.deepEqual(
@@ -153,8 +155,18 @@ describe('the HTTP API', () => {
           [latest, '/later', 'cancelled', null],
           [first, '/old-404', 'refused', 'HTTP 404'],
         ],
+        notAdmitted: [
+          {
+            crawlId: latest,
+            reason: 'outside-allowed',
+            urls: 3,
+            examples: ['https://elsewhere.example/a', 'https://elsewhere.example/b'],
+            firstAt: log.body.notAdmitted[0]?.firstAt,
+          },
+        ],
       },
     );
+    assert.deepEqual((await call('GET', `/sites/logged/crawl/log?crawl=${first}`)).body.notAdmitted, [], "the other crawl's are its own");
     const counts = (await crawlStatus(rt, 'logged'))?.counts;
     for (const outcome of NOT_STORED_OUTCOMES) {
       const ofOutcome = await call('GET', `/sites/logged/crawl/log?outcome=${outcome}&crawl=${latest}`);

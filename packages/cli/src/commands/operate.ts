@@ -4,6 +4,7 @@ import {
   CRAWL_OUTCOMES,
   type CrawlCounts,
   type HealthRecord,
+  type NotAdmittedReason,
   NOT_STORED_OUTCOMES,
   type NotStoredOutcome,
   type Site,
@@ -155,10 +156,41 @@ const OUTCOME_REASON: Partial<Record<NotStoredOutcome, string>> = {
   cancelled: 'the crawl was stopped before it was fetched',
 };
 
-/** The crawl log as text: one line per URL, its crawl, outcome and reason, then where the page is in the whole. */
+const urls = (count: number, what = 'URL') => `${count} ${what}${count === 1 ? '' : 's'}`;
+
+/** What the URLs not admitted for each reason are, as `winnow status` (short) and the crawl log (in full) say it. */
+const NOT_ADMITTED: Record<NotAdmittedReason, { short: (count: number) => string; full: (count: number) => string }> = {
+  'outside-allowed': { short: (count) => `${count} outside the allowed URLs`, full: (count) => `${urls(count)} outside the site's allowed URLs` },
+  trap: {
+    short: (count) => urls(count, 'crawler trap'),
+    full: (count) => `${urls(count)} refused as crawler traps (too long, or a path repeating a segment)`,
+  },
+  'sitemap-elsewhere': { short: (count) => `${urls(count, 'sitemap')} elsewhere`, full: (count) => `${urls(count, 'sitemap')} not on the site's own origins` },
+  'max-pages': {
+    short: (count) => `${count} over maxPages`,
+    full: (count) => `the crawl's page budget (the site's maxPages) was reached: ${urls(count, 'more URL')} not admitted`,
+  },
+  'max-pages-per-pattern': {
+    short: (count) => `${count} over maxPagesPerPattern`,
+    full: (count) => `${urls(count)} over the site's maxPagesPerPattern for their URL pattern`,
+  },
+  'max-sitemaps': {
+    short: (count) => `${urls(count, 'sitemap')} over maxSitemaps`,
+    full: (count) => `the crawl's sitemap budget (the site's maxSitemaps) was reached: ${urls(count, 'more sitemap')} not fetched`,
+  },
+};
+
+/**
+ * The crawl log as text: one line per URL, its crawl, outcome and reason, then where the page is
+ * in the whole; then one line per reason the crawl did not admit URLs for, with their count and
+ * a few of them (they are counted, not listed).
+ */
 export function formatCrawlLog(log: CrawlLogPage): string {
   const scope = `${log.outcomes.join(', ')} URLs of ${log.crawl === null ? `every crawl of ${log.site}` : `crawl ${log.crawl} of ${log.site}`}`;
-  if (log.total === 0) return `no ${scope}\n`;
+  const skipped = log.notAdmitted.map(
+    (count) => `crawl ${count.crawlId}\tnot admitted\t${NOT_ADMITTED[count.reason].full(count.urls)}\te.g. ${count.examples.join(' ')}\n`,
+  );
+  if (log.total === 0) return `no ${scope}\n${skipped.join('')}`;
   const first = (log.page - 1) * log.size + 1;
   const lines = log.entries.map(
     (entry) =>
@@ -166,7 +198,7 @@ export function formatCrawlLog(log: CrawlLogPage): string {
   );
   const shown = log.entries.length ? `${first}-${first + log.entries.length - 1}` : 'none';
   const more = first + log.entries.length - 1 < log.total ? `; next: --page ${log.page + 1}` : '';
-  return `${lines.join('')}${scope}: ${log.total} (showing ${shown}${more})\n`;
+  return `${lines.join('')}${scope}: ${log.total} (showing ${shown}${more})\n${skipped.join('')}`;
 }
 
 export async function crawlLogCommand(
@@ -328,8 +360,8 @@ export function formatCrawlCounts(counts: CrawlCounts): string {
 
 /**
  * What `winnow status` prints: with `sites`, only their lines. Per site, its latest crawl's counts
- * (by outcome), then its pages as they stand after every crawl so far (`stored`, `gone`,
- * `extracted`, `indexed`, as in the JSON).
+ * (by outcome) and what it found and did not admit (by reason), then its pages as they stand
+ * after every crawl so far (`stored`, `gone`, `extracted`, `indexed`, as in the JSON).
  */
 export function formatStatus(status: PipelineStatus, sites?: readonly string[]): string {
   const lines: string[] = [];
@@ -337,9 +369,11 @@ export function formatStatus(status: PipelineStatus, sites?: readonly string[]):
     const { crawl } = site;
     if (crawl) {
       const unstored = NOT_STORED_OUTCOMES.some((outcome) => crawl.counts[outcome] > 0);
+      const skipped = site.notAdmitted.map((count) => NOT_ADMITTED[count.reason].short(count.urls)).join(', ');
       lines.push(
         `${site.site}: crawl ${crawl.id} ${crawl.state}${crawl.error ? ` (${crawl.error})` : ''}: ${formatCrawlCounts(crawl.counts)}` +
-          (unstored ? ` (why: winnow crawl-log ${site.site})` : ''),
+          (skipped ? `; not admitted: ${skipped}` : '') +
+          (unstored || skipped ? ` (why: winnow crawl-log ${site.site})` : ''),
       );
     } else lines.push(`${site.site}: never crawled`);
     lines.push(
