@@ -156,27 +156,31 @@ const OUTCOME_REASON: Partial<Record<NotStoredOutcome, string>> = {
   cancelled: 'the crawl was stopped before it was fetched',
 };
 
-const urls = (count: number, what = 'URL') => `${count} ${what}${count === 1 ? '' : 's'}`;
+/** A count with its noun: `1 URL`, `3 URLs`. */
+const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /** What the URLs not admitted for each reason are, as `winnow status` (short) and the crawl log (in full) say it. */
 const NOT_ADMITTED: Record<NotAdmittedReason, { short: (count: number) => string; full: (count: number) => string }> = {
-  'outside-allowed': { short: (count) => `${count} outside the allowed URLs`, full: (count) => `${urls(count)} outside the site's allowed URLs` },
+  'outside-allowed': { short: (count) => `${count} outside the allowed URLs`, full: (count) => `${counted(count, 'URL')} outside the site's allowed URLs` },
   trap: {
-    short: (count) => urls(count, 'crawler trap'),
-    full: (count) => `${urls(count)} refused as crawler traps (too long, or a path repeating a segment)`,
+    short: (count) => counted(count, 'crawler trap'),
+    full: (count) => `${counted(count, 'URL')} refused as crawler traps (too long, or a path repeating a segment)`,
   },
-  'sitemap-elsewhere': { short: (count) => `${urls(count, 'sitemap')} elsewhere`, full: (count) => `${urls(count, 'sitemap')} not on the site's own origins` },
+  'sitemap-elsewhere': {
+    short: (count) => `${counted(count, 'sitemap')} elsewhere`,
+    full: (count) => `${counted(count, 'sitemap')} not on the site's own origins`,
+  },
   'max-pages': {
     short: (count) => `${count} over maxPages`,
-    full: (count) => `the crawl's page budget (the site's maxPages) was reached: ${urls(count, 'more URL')} not admitted`,
+    full: (count) => `the crawl's page budget (the site's maxPages) was reached: ${counted(count, 'more URL')} not admitted`,
   },
   'max-pages-per-pattern': {
     short: (count) => `${count} over maxPagesPerPattern`,
-    full: (count) => `${urls(count)} over the site's maxPagesPerPattern for their URL pattern`,
+    full: (count) => `${counted(count, 'URL')} over the site's maxPagesPerPattern for their URL pattern`,
   },
   'max-sitemaps': {
-    short: (count) => `${urls(count, 'sitemap')} over maxSitemaps`,
-    full: (count) => `the crawl's sitemap budget (the site's maxSitemaps) was reached: ${urls(count, 'more sitemap')} not fetched`,
+    short: (count) => `${counted(count, 'sitemap')} over maxSitemaps`,
+    full: (count) => `the crawl's sitemap budget (the site's maxSitemaps) was reached: ${counted(count, 'more sitemap')} not fetched`,
   },
 };
 
@@ -241,21 +245,25 @@ export function formatPreparation(site: string, result: TemplateJobResult): stri
   const { previousVersion: before, version } = result;
   const head =
     version !== before
-      ? `templates v${version} stored; ${result.reextract} page${result.reextract === 1 ? '' : 's'} queued to be extracted again`
+      ? `templates v${version} stored; ${counted(result.reextract, 'page')} queued to be extracted again`
       : before === 0
         ? "no templates yet: no page type has the site's minTemplatePages stored pages"
         : `templates unchanged (version ${version} kept)`;
-  const lines = result.pageTypes.map((type) => {
-    const what: Record<PageTypeOutcome['outcome'], () => string> = {
-      new: () => 'new template',
-      unchanged: () => (version === before ? `unchanged (version ${version} kept)` : `unchanged since v${before}, carried into v${version}`),
-      changed: () => `changed: ${changeSummary(before, type.pathsAdded, type.pathsRemoved, type.alsoChanged)}`,
-      removed: () => (type.pages === 0 ? 'template removed: no such pages any more' : "template removed: fewer pages than the site's minTemplatePages"),
-      'too-few-pages': () => "no template: fewer pages than the site's minTemplatePages",
-    };
-    return `  ${type.cluster}\t${type.pages} page${type.pages === 1 ? '' : 's'}\t${what[type.outcome]()}\n`;
-  });
-  return `${site}: ${head}\n${lines.join('')}`;
+  const outcome = (type: PageTypeOutcome): string => {
+    switch (type.outcome) {
+      case 'new':
+        return 'new template';
+      case 'unchanged':
+        return version === before ? `unchanged (version ${version} kept)` : `unchanged since v${before}, carried into v${version}`;
+      case 'changed':
+        return changeSummary(before, type.pathsAdded, type.pathsRemoved, type.alsoChanged);
+      case 'removed':
+        return type.pages === 0 ? 'template removed: no such pages any more' : "template removed: fewer pages than the site's minTemplatePages";
+      case 'too-few-pages':
+        return "no template: fewer pages than the site's minTemplatePages";
+    }
+  };
+  return `${site}: ${head}\n${result.pageTypes.map((type) => `  ${type.cluster}\t${counted(type.pages, 'page')}\t${outcome(type)}\n`).join('')}`;
 }
 
 /**
