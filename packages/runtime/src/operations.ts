@@ -240,7 +240,10 @@ export async function requestTemplates(rt: Runtime, name: string): Promise<{ sit
   return { site, job };
 }
 
-/** A template preparation job as its requester follows it: `done` with the templater's result, or `failed` (retries spent) with its error. */
+/**
+ * A template preparation job as its requester follows it: `done` with the templater's result (or,
+ * when that cannot be read, none and why), or `failed` (retries spent) with its error.
+ */
 export interface TemplateJob {
   id: string;
   site: string;
@@ -259,7 +262,13 @@ export async function templateJob(rt: Runtime, name: string, id: string): Promis
   const state = job && job.data.siteId === site.id ? await job.getState() : 'unknown';
   if (!job || state === 'unknown')
     throw new SiteNotFoundError(`${site.name} has no template job ${quoted(id)} (finished jobs are kept for a while, then trimmed)`);
-  if (state === 'completed') return { id, site: site.name, state: 'done', result: TEMPLATE_JOB_RESULT.parse(job.returnvalue), error: null };
+  if (state === 'completed') {
+    // A job an older templater ran returned another shape: it is done, with nothing this version can read.
+    const result = TEMPLATE_JOB_RESULT.safeParse(job.returnvalue);
+    return result.success
+      ? { id, site: site.name, state: 'done', result: result.data, error: null }
+      : { id, site: site.name, state: 'done', result: null, error: 'it ended, but its result is not one this version reads (an older templater ran it)' };
+  }
   if (state === 'failed') return { id, site: site.name, state: 'failed', result: null, error: job.failedReason };
   return { id, site: site.name, state: state === 'active' ? 'running' : 'queued', result: null, error: null };
 }

@@ -234,7 +234,8 @@ export async function templatesPrepareCommand(name: string, flags: { wait?: bool
       await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
       job = await operator.templateJob(name, id);
     }
-    if (job.state === 'failed' || !job.result) throw new Error(`template preparation of ${name} (job ${id}) failed: ${job.error ?? 'no reason recorded'}`);
+    if (!job.result)
+      throw new Error(`template preparation of ${name} (job ${id}) ${job.state === 'failed' ? 'failed' : 'ended'}: ${job.error ?? 'no reason recorded'}`);
     write(formatPreparation(name, job.result));
   });
 }
