@@ -1,5 +1,5 @@
 import type { ApiToken, TokenScope } from '@winnow/config';
-import type { CrawlLogPage, CrawlLogParams, PipelineStatus, SearchParams, search } from '@winnow/runtime';
+import type { CrawlLogPage, CrawlLogParams, PipelineStatus, SearchParams, search, TemplateJob } from '@winnow/runtime';
 import type { Crawl, HealthRecord, Site, TemplateSummary } from '@winnow/storage';
 
 /** What a search returns, in-process or through the API. */
@@ -73,8 +73,13 @@ export class ApiClient {
     return log as CrawlLogPage;
   }
 
-  async requestTemplates(name: string): Promise<void> {
-    await this.request('operate', 'POST', `sites/${encodeURIComponent(name)}/templates`);
+  /** Queues a template preparation; returns its job's id. */
+  async requestTemplates(name: string): Promise<string> {
+    return this.field<string>(await this.request('operate', 'POST', `sites/${encodeURIComponent(name)}/templates`), 'job');
+  }
+
+  async templateJob(name: string, id: string): Promise<TemplateJob> {
+    return this.field<TemplateJob>(await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/templates/jobs/${encodeURIComponent(id)}`), 'job');
   }
 
   async listTemplates(site?: string): Promise<TemplateSummary[]> {

@@ -12,10 +12,10 @@ import { startApi, type ApiService } from '@winnow/api';
 import { loadEnv } from '@winnow/config';
 import { serveDemoWeb, type DemoWeb } from '@winnow/demo-corpus';
 import { freePort } from '@winnow/queue/testing';
-import { crawlLog, crawlStatus, listSites, openRuntime, pipelineStatus, search, type Runtime, waitForIdle } from '@winnow/runtime';
+import { crawlLog, crawlStatus, listSites, openRuntime, pipelineStatus, search, type Runtime, templateJob, waitForIdle } from '@winnow/runtime';
 import { documentIdFor } from '@winnow/search';
 import { findSite, listTemplates, siteHealthHistory } from '@winnow/storage';
-import { formatCrawlLog, formatHealthHistory, formatSearch, formatSites, formatStatus, formatTemplates } from './commands/operate.js';
+import { formatCrawlLog, formatHealthHistory, formatPreparation, formatSearch, formatSites, formatStatus, formatTemplates } from './commands/operate.js';
 import { closeAll, startWorkers } from './pipeline.js';
 
 const main = fileURLToPath(new URL('./main.js', import.meta.url));
@@ -149,13 +149,33 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     assert.equal((await winnow(OPERATE, 'templates', 'list', 'gazette')).stdout, formatTemplates(templates));
     // An analyst's run after the crawl's: it records the health of the templates the crawl left
     // (whether the crawl itself had templates before its end depends on how fast it went).
+    const queuedJob = await winnow(OPERATE, 'templates', 'prepare', 'gazette');
+    const [, jobId] = /^template preparation of gazette queued as job (\d+); `--wait` waits for its outcome\n$/.exec(queuedJob.stdout) ?? [];
+    assert.ok(jobId, queuedJob.stdout);
+    assert.equal((await templateJob(rt, 'gazette', jobId)).state, 'queued', 'no templater runs yet');
     const again = await startWorkers(rt);
+    let waited: { stdout: string };
     try {
-      assert.equal((await winnow(OPERATE, 'templates', 'prepare', 'gazette')).stdout, 'template preparation of gazette queued\n');
+      waited = await winnow(OPERATE, 'templates', 'prepare', 'gazette', '--wait');
       await waitForIdle(rt);
     } finally {
       await closeAll(again);
     }
+    // The crawl's own run prepared from the same pages: both analysts' runs keep its version.
+    const version = (await findSite(rt.db, 'gazette'))?.templateVersion;
+    const first = await templateJob(rt, 'gazette', jobId);
+    assert.equal(first.state, 'done');
+    assert.equal(
+      waited.stdout,
+      formatPreparation('gazette', first.result as NonNullable<typeof first.result>),
+      'the same outcome, printed as local mode prints it',
+    );
+    assert.match(
+      waited.stdout,
+      new RegExp(
+        `^gazette: templates unchanged \\(version ${version} kept\\)\n(  \\S+\\t\\d+ pages?\\t(unchanged \\(version ${version} kept\\)|no template: .*)\n)+$`,
+      ),
+    );
     const history = await siteHealthHistory(rt.db, (await findSite(rt.db, 'gazette'))?.id ?? 0);
     assert.ok(history.length > 0, 'the templater recorded the health of the templates before its run');
     assert.equal((await winnow(OPERATE, 'templates', 'health', 'gazette')).stdout, formatHealthHistory(history));

@@ -157,3 +157,85 @@ describe('what a crawl did not store: status counts and the crawl log (the real 
     assert.equal((await winnow('crawl', 'troubled', '--stop')).stdout, 'troubled has no crawl queued or running\n');
   });
 });
+
+/**
+ * A site whose every page links to the same three URLs outside it (another host, another port's
+ * host name, another scheme's site) and to a crawler trap; its home page links to eight articles.
+ */
+function leakySite(): Server {
+  const server = createServer((request, response) => {
+    const { port } = server.address() as AddressInfo;
+    const outside = [`http://localhost:${port}/elsewhere`, 'https://elsewhere.example/a', 'https://elsewhere.example/b'];
+    const links = [...outside, '/x/x/x/loop'].map((href) => `<a href="${href}">${href}</a>`);
+    if (request.url === '/robots.txt') return void response.writeHead(404).end();
+    const articles = request.url === '/' ? Array.from({ length: 8 }, (_, i) => `<a href="/articles/${i}.html">Article ${i}</a>`) : [];
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(`Page ${request.url}`, [...articles, ...links].join(' ')));
+  });
+  return server;
+}
+
+describe('what a crawl found and did not admit: counted by reason, in status and the crawl log (the real CLI, embedded)', () => {
+  test('links outside the allowed URLs, crawler traps and the URLs over maxPages are counted once each, with examples', async () => {
+    const server = leakySite();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-not-admitted-')), 'pglite');
+    const env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
+    const winnow = (...args: string[]) => run(process.execPath, [main, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
+    try {
+      await winnow(
+        'sites',
+        'add',
+        'leaky',
+        '--seed',
+        `${origin}/`,
+        '--allow-private',
+        '--max-pages',
+        '5',
+        '--template-every-ms',
+        '0',
+        '--min-template-pages',
+        '50',
+      );
+      const crawled = await winnow('crawl', 'leaky');
+      assert.match(
+        crawled.stdout,
+        /^leaky: crawl 1 finished: 5 stored, .*; not admitted: 3 outside the allowed URLs, 1 crawler trap, 4 over maxPages \(why: winnow crawl-log leaky\)\n/,
+      );
+      const { port } = new URL(origin);
+      const log = JSON.parse((await winnow('crawl-log', 'leaky', '--json')).stdout);
+      assert.equal(log.total, 0, 'nothing admitted went unstored');
+      assert.deepEqual(
+        log.notAdmitted.map(({ reason, urls, examples }: { reason: string; urls: number; examples: string[] }) => ({
+          reason,
+          urls,
+          examples: examples.sort(),
+        })),
+        [
+          {
+            reason: 'outside-allowed',
+            urls: 3,
+            examples: [`http://localhost:${port}/elsewhere`, 'https://elsewhere.example/a', 'https://elsewhere.example/b'],
+          },
+          { reason: 'trap', urls: 1, examples: [`${origin}/x/x/x/loop`] },
+          { reason: 'max-pages', urls: 4, examples: log.notAdmitted[2].examples },
+        ],
+      );
+      assert.ok(
+        log.notAdmitted[2].examples.every((url: string) => /\/articles\/\d\.html$/.test(url)),
+        'the articles the budget left out are the examples',
+      );
+      const text = (await winnow('crawl-log', 'leaky')).stdout;
+      assert.equal(
+        text,
+        'no moved, gone, refused, disallowed, failed, cancelled URLs of every crawl of leaky\n' +
+          `crawl 1\tnot admitted\t3 URLs outside the site's allowed URLs\te.g. ${log.notAdmitted[0].examples.join(' ')}\n` +
+          `crawl 1\tnot admitted\t1 URL refused as crawler traps (too long, or a path repeating a segment)\te.g. ${origin}/x/x/x/loop\n` +
+          `crawl 1\tnot admitted\tthe crawl's page budget (the site's maxPages) was reached: 4 more URLs not admitted\te.g. ${log.notAdmitted[2].examples.join(' ')}\n`,
+      );
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

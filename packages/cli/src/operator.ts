@@ -12,11 +12,13 @@ import {
   search,
   siteTemplates,
   templateHealthHistory,
+  templateJob,
   startCrawl,
   stopCrawl,
   type PipelineStatus,
   type Runtime,
   type SearchParams,
+  type TemplateJob,
 } from '@winnow/runtime';
 import type { Crawl, HealthRecord, Site, TemplateSummary } from '@winnow/storage';
 import { ApiClient, type SearchResult } from './apiClient.js';
@@ -44,7 +46,9 @@ export interface Operator {
   /** Stops the site's queued or running crawl; undefined when it had none. */
   stopCrawl(name: string): Promise<Crawl | undefined>;
   crawlLog(name: string, params: CrawlLogParams): Promise<CrawlLogPage>;
-  requestTemplates(name: string): Promise<void>;
+  /** Queues an analyst's template preparation; returns the job's id. */
+  requestTemplates(name: string): Promise<string>;
+  templateJob(name: string, id: string): Promise<TemplateJob>;
   listTemplates(site?: string): Promise<TemplateSummary[]>;
   templateHealth(site: string): Promise<HealthRecord[]>;
   search(params: SearchParams): Promise<SearchResult>;
@@ -64,7 +68,8 @@ export function localOperator(rt: Runtime): Operator {
     unfinishedCrawl: async (name) => (rt.privateRedis ? openCrawl(rt, name) : undefined),
     stopCrawl: (name) => stopCrawl(rt, name),
     crawlLog: (name, params) => crawlLog(rt, name, params),
-    requestTemplates: async (name) => void (await requestTemplates(rt, name)),
+    requestTemplates: async (name) => (await requestTemplates(rt, name)).job,
+    templateJob: (name, id) => templateJob(rt, name, id),
     listTemplates: (site) => siteTemplates(rt, site),
     templateHealth: (site) => templateHealthHistory(rt, site),
     search: (params) => search(rt, params),
@@ -95,6 +100,7 @@ export function remoteOperator(client: ApiClient): Operator {
     stopCrawl: (name) => client.stopCrawl(name),
     crawlLog: (name, params) => client.crawlLog(name, params),
     requestTemplates: (name) => client.requestTemplates(name),
+    templateJob: (name, id) => client.templateJob(name, id),
     listTemplates: (site) => client.listTemplates(site),
     templateHealth: (site) => client.templateHealth(site),
     search: (params) => client.search(params),

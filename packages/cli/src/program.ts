@@ -115,8 +115,9 @@ export function buildProgram(): Command {
     .description("a site's templates: where each page type keeps its main text (the method is WINNOW_TEMPLATE_METHOD's)");
   templates
     .command('prepare')
-    .description("prepare a site's templates again now")
+    .description("prepare a site's templates again now, and say what became of each page type (embedded: runs here and waits)")
     .argument('<site>')
+    .option('--wait', 'with workers elsewhere (a shared Redis, or WINNOW_API_URL): wait for the outcome')
     .action(lazy(operate, (module) => module.templatesPrepareCommand));
   templates
     .command('list')

@@ -18,6 +18,47 @@ export const JOB_CONTRACTS = {
 } as const;
 
 /**
+ * What became of one page type in a template preparation: `new` (no template of its type before),
+ * `changed` (content paths added and removed, and what else of it changed, by field name: see
+ * `TemplateChanges` in @winnow/storage), `unchanged` (the same template as before), `removed`
+ * (the site's current version has a template of its type that the run did not prepare), or
+ * `too-few-pages` (under the site's `minTemplatePages`: read without a template).
+ */
+const pageTypeOutcome = z
+  .object({
+    cluster: z.string(),
+    pages: z.number().int().nonnegative(),
+    outcome: z.enum(['new', 'changed', 'unchanged', 'removed', 'too-few-pages']),
+    pathsAdded: z.number().int().nonnegative(),
+    pathsRemoved: z.number().int().nonnegative(),
+    alsoChanged: z.array(z.string()),
+  })
+  .strict();
+
+/**
+ * What a `template` job returns: the outcome of the templater's run (`prepareSite`), or why it
+ * did nothing. Read back by whoever waits on the job (`winnow templates prepare`, the API), so it
+ * is checked like a payload: it crosses Redis.
+ */
+export const TEMPLATE_JOB_RESULT = z.union([
+  z
+    .object({
+      /** The site's version before the run (0: it had none). */
+      previousVersion: z.number().int().nonnegative(),
+      /** Its version after: the new one, or `previousVersion` when nothing was stored. */
+      version: z.number().int().nonnegative(),
+      /** Pages queued to be extracted again with the new version. */
+      reextract: z.number().int().nonnegative(),
+      pageTypes: z.array(pageTypeOutcome),
+    })
+    .strict(),
+  z.object({ skipped: z.string() }).strict(),
+]);
+export type TemplateJobResult = z.infer<typeof TEMPLATE_JOB_RESULT>;
+export type PreparationOutcome = Exclude<TemplateJobResult, { skipped: string }>;
+export type PageTypeOutcome = PreparationOutcome['pageTypes'][number];
+
+/**
  * The deduplication id of a page's extraction job for one body (and, from the templater, one
  * template version): the job is queued once however many times it is asked for before it runs.
  * A job already running is not a reason to skip a new version's (it may have read the old one);

@@ -1,4 +1,16 @@
-export { extractionJobId, JOB_CONTRACTS, JobPayloadError, parseJobPayload, QUEUE_NAMES, type JobPayload, type QueueName } from './contracts.js';
+export {
+  extractionJobId,
+  JOB_CONTRACTS,
+  JobPayloadError,
+  parseJobPayload,
+  QUEUE_NAMES,
+  TEMPLATE_JOB_RESULT,
+  type JobPayload,
+  type PageTypeOutcome,
+  type PreparationOutcome,
+  type QueueName,
+  type TemplateJobResult,
+} from './contracts.js';
 export { PipelineQueues, startWorker, type FailedJob, type QueueCounts, type QueueSettings, type WorkerOptions } from './queues.js';
 export { redisOptionsFromUrl, RedisUnavailableError, startPrivateRedis, waitForRedis, type PrivateRedis } from './redis.js';
 export { UnrecoverableError, type Worker } from 'bullmq';

@@ -53,8 +53,10 @@ export class PipelineQueues {
     return this.#queues.get(name) as Queue;
   }
 
-  async add<Name extends QueueName>(name: Name, payload: JobPayload<Name>, options: JobsOptions = {}): Promise<void> {
-    await this.queue(name).add(name, parseJobPayload(name, payload), options);
+  /** Adds a job; returns its id, by which it can be followed (`queue(name).getJob`). */
+  async add<Name extends QueueName>(name: Name, payload: JobPayload<Name>, options: JobsOptions = {}): Promise<string> {
+    const job = await this.queue(name).add(name, parseJobPayload(name, payload), options);
+    return job.id as string;
   }
 
   /**

@@ -17,6 +17,7 @@ export {
   search,
   siteTemplates,
   templateHealthHistory,
+  templateJob,
   SiteNotFoundError,
   startCrawl,
   stopCrawl,
@@ -29,6 +30,7 @@ export {
   type PipelineStatus,
   type SearchParams,
   type SiteStatus,
+  type TemplateJob,
 } from './operations.js';
 export { keepPageFailure, runStandalone, type Service, serve } from './service.js';
 export { isUnavailable, whileUnavailable } from './retry.js';

@@ -14,6 +14,7 @@ import {
   listSites,
   listTemplates,
   NOT_STORED_OUTCOMES,
+  notAdmitted,
   requestCrawlStop,
   siteCounts,
   siteHealthHistory,
@@ -21,13 +22,14 @@ import {
   type Crawl,
   type CrawlLogEntry,
   type HealthRecord,
+  type NotAdmitted,
   type NotStoredOutcome,
   type PageFailure,
   type Site,
   type SiteCounts,
   type TemplateSummary,
 } from '@winnow/storage';
-import { QUEUE_NAMES, type FailedJob, type QueueCounts, type QueueName } from '@winnow/queue';
+import { QUEUE_NAMES, TEMPLATE_JOB_RESULT, type FailedJob, type QueueCounts, type QueueName, type TemplateJobResult } from '@winnow/queue';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -179,6 +181,8 @@ export interface CrawlLogPage {
   size: number;
   total: number;
   entries: CrawlLogEntry[];
+  /** The URLs the crawl asked for (else the site's latest) found and did not admit, counted by reason: they have no entries. */
+  notAdmitted: NotAdmitted[];
 }
 
 export const CRAWL_LOG_PAGE_SIZE = 50;
@@ -186,7 +190,9 @@ export const CRAWL_LOG_PAGE_SIZE = 50;
 /**
  * The site's URLs that were not stored — moved, gone, refused, disallowed, failed, cancelled —
  * with the crawler's reason, newest crawl first; `page` counts from 1. The outcomes are the
- * names of a crawl's counts, so a count and its URLs always agree.
+ * names of a crawl's counts, so a count and its URLs always agree. Beside them, what one crawl
+ * (the one asked for, else the latest) found and never admitted, counted by reason with a few
+ * examples (links outside the site's globs, URLs over a budget…): a crawl keeps no row per such URL.
  */
 export async function crawlLog(rt: Runtime, name: string, params: CrawlLogParams = {}): Promise<CrawlLogPage> {
   const site = await requireSite(rt, name);
@@ -210,7 +216,9 @@ export async function crawlLog(rt: Runtime, name: string, params: CrawlLogParams
     offset: (page - 1) * size,
     limit: size,
   });
-  return { site: site.name, crawl: params.crawl ?? null, outcomes: outcomes as NotStoredOutcome[], page, size, total, entries };
+  const counted = params.crawl ?? (await latestCrawl(rt.db, site.id))?.id;
+  const skipped = counted === undefined ? [] : await notAdmitted(rt.db, counted);
+  return { site: site.name, crawl: params.crawl ?? null, outcomes: outcomes as NotStoredOutcome[], page, size, total, entries, notAdmitted: skipped };
 }
 
 /** The stored templates, newest version first; of one site when `name` is given (an unknown name is refused). */
@@ -225,10 +233,44 @@ export async function templateHealthHistory(rt: Runtime, name: string): Promise<
   return siteHealthHistory(rt.db, site.id);
 }
 
-export async function requestTemplates(rt: Runtime, name: string): Promise<Site> {
+/** Queues an analyst's template preparation of the site; returns the site and the job's id, by which `templateJob` follows it. */
+export async function requestTemplates(rt: Runtime, name: string): Promise<{ site: Site; job: string }> {
   const site = await requireSite(rt, name);
-  await rt.queues.add('template', { siteId: site.id, reason: 'manual' });
-  return site;
+  const job = await rt.queues.add('template', { siteId: site.id, reason: 'manual' });
+  return { site, job };
+}
+
+/**
+ * A template preparation job as its requester follows it: `done` with the templater's result (or,
+ * when that cannot be read, none and why), or `failed` (retries spent) with its error.
+ */
+export interface TemplateJob {
+  id: string;
+  site: string;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  result: TemplateJobResult | null;
+  error: string | null;
+}
+
+/**
+ * Where one of the site's template jobs is (a waiting retry counts as queued). A job is found
+ * while BullMQ keeps it: finished ones are trimmed to the last 1,000 (`PipelineQueues`).
+ */
+export async function templateJob(rt: Runtime, name: string, id: string): Promise<TemplateJob> {
+  const site = await requireSite(rt, name);
+  const job = /^\d{1,15}$/.test(id) ? await rt.queues.queue('template').getJob(id) : undefined;
+  const state = job && job.data.siteId === site.id ? await job.getState() : 'unknown';
+  if (!job || state === 'unknown')
+    throw new SiteNotFoundError(`${site.name} has no template job ${quoted(id)} (finished jobs are kept for a while, then trimmed)`);
+  if (state === 'completed') {
+    // A job an older templater ran returned another shape: it is done, with nothing this version can read.
+    const result = TEMPLATE_JOB_RESULT.safeParse(job.returnvalue);
+    return result.success
+      ? { id, site: site.name, state: 'done', result: result.data, error: null }
+      : { id, site: site.name, state: 'done', result: null, error: 'it ended, but its result is not one this version reads (an older templater ran it)' };
+  }
+  if (state === 'failed') return { id, site: site.name, state: 'failed', result: null, error: job.failedReason };
+  return { id, site: site.name, state: state === 'active' ? 'running' : 'queued', result: null, error: null };
 }
 
 export interface SearchParams {
@@ -271,6 +313,8 @@ export async function search(rt: Runtime, params: SearchParams): Promise<SearchR
 export interface SiteStatus extends SiteCounts {
   indexed: number;
   crawl: Crawl | undefined;
+  /** What the latest crawl found and did not admit, counted by reason (see `crawlLog`). */
+  notAdmitted: NotAdmitted[];
 }
 
 export interface PipelineStatus {
@@ -291,7 +335,8 @@ export async function pipelineStatus(rt: Runtime): Promise<PipelineStatus> {
   const siteStatus = await Promise.all(
     counts.map(async (count) => {
       const site = sites.find((candidate) => candidate.name === count.site);
-      return { ...count, indexed: await rt.search.count(count.site), crawl: site && (await latestCrawl(rt.db, site.id)) };
+      const crawl = site && (await latestCrawl(rt.db, site.id));
+      return { ...count, indexed: await rt.search.count(count.site), crawl, notAdmitted: crawl ? await notAdmitted(rt.db, crawl.id) : [] };
     }),
   );
   return { sites: siteStatus, queues, failedJobs, failedPages };

@@ -1,4 +1,5 @@
 import type { Queryable } from './db.js';
+import { NOT_ADMITTED_EXAMPLES, type NotAdmittedCount } from './notAdmitted.js';
 
 export type FrontierKind = 'page' | 'sitemap';
 export type FrontierOutcome = 'stored' | 'unchanged' | 'refused' | 'failed' | 'moved' | 'gone' | 'disallowed' | 'read';
@@ -38,11 +39,18 @@ export interface AdmissionLimits {
  * Adds URLs to a running crawl's frontier, each once (a URL already there is skipped), within the
  * crawl's page budget and per-pattern cap, and its sitemaps within their own budget (counted from
  * the frontier's sitemap rows). The crawl's row is locked while its budgets are counted,
- * so crawler processes admitting links at once never exceed it. Returns how many were admitted.
+ * so crawler processes admitting links at once never exceed it. Returns how many were admitted,
+ * and the URLs a budget left out, counted by budget (for `recordNotAdmitted`).
  */
-export async function admitUrls(db: Queryable, crawlId: number, siteId: number, entries: readonly FrontierEntry[], limits: AdmissionLimits): Promise<number> {
-  if (entries.length === 0) return 0;
-  const rows = await db.query<{ admitted: number }>(
+export async function admitUrls(
+  db: Queryable,
+  crawlId: number,
+  siteId: number,
+  entries: readonly FrontierEntry[],
+  limits: AdmissionLimits,
+): Promise<{ admitted: number; overBudget: NotAdmittedCount[] }> {
+  if (entries.length === 0) return { admitted: 0, overBudget: [] };
+  const rows = await db.query<{ admitted: number; over_budget: NotAdmittedCount[] }>(
     `WITH budget AS (
        SELECT $7::int - urls_admitted AS room FROM crawls WHERE id = $1 AND state = 'running' FOR UPDATE),
      candidates AS (
@@ -57,18 +65,23 @@ export async function admitUrls(db: Queryable, crawlId: number, siteId: number, 
               CASE WHEN $8::int = 0 THEN 0 ELSE row_number() OVER (PARTITION BY c.pattern ORDER BY c.ord)
                 + (SELECT count(*) FROM frontier f WHERE f.crawl_id = $1 AND f.pattern = c.pattern AND f.kind = 'page') END AS pattern_rank
          FROM candidates c),
+     judged AS (
+       SELECT r.*, CASE WHEN r.kind = 'sitemap'
+                     THEN CASE WHEN r.sitemap_rank + (SELECT count(*) FROM frontier f WHERE f.crawl_id = $1 AND f.kind = 'sitemap') > $11::int THEN 'max-sitemaps' END
+                     WHEN r.page_rank > (SELECT room FROM budget) THEN 'max-pages'
+                     WHEN $8::int <> 0 AND r.pattern_rank > $8::int THEN 'max-pages-per-pattern' END AS over_budget
+         FROM ranked r WHERE (SELECT room FROM budget) IS NOT NULL),
      admitted AS (
        INSERT INTO frontier (crawl_id, site_id, url, host, kind, depth, pattern, revisit)
-       SELECT $1, $2, r.url, r.host, r.kind, r.depth, r.pattern, r.revisit FROM ranked r
-        WHERE (SELECT room FROM budget) IS NOT NULL
-          AND CASE WHEN r.kind = 'sitemap'
-                THEN r.sitemap_rank + (SELECT count(*) FROM frontier f WHERE f.crawl_id = $1 AND f.kind = 'sitemap') <= $11::int
-                ELSE r.page_rank <= (SELECT room FROM budget) AND ($8::int = 0 OR r.pattern_rank <= $8::int) END
+       SELECT $1, $2, j.url, j.host, j.kind, j.depth, j.pattern, j.revisit FROM judged j WHERE j.over_budget IS NULL
        ON CONFLICT (crawl_id, url) DO NOTHING
-       RETURNING kind)
+       RETURNING kind),
+     left_out AS (
+       SELECT j.over_budget AS reason, count(*)::int AS urls, (array_agg(j.url ORDER BY j.ord))[1:$12::int] AS examples
+         FROM judged j WHERE j.over_budget IS NOT NULL GROUP BY j.over_budget)
      UPDATE crawls SET urls_admitted = urls_admitted + (SELECT count(*) FROM admitted WHERE kind = 'page')
       WHERE id = $1
-      RETURNING (SELECT count(*)::int FROM admitted) AS admitted`,
+      RETURNING (SELECT count(*)::int FROM admitted) AS admitted, (SELECT coalesce(json_agg(l), '[]') FROM left_out l) AS over_budget`,
     [
       crawlId,
       siteId,
@@ -81,9 +94,10 @@ export async function admitUrls(db: Queryable, crawlId: number, siteId: number, 
       entries.map((entry) => entry.pattern),
       entries.map((entry) => entry.revisit ?? false),
       limits.maxSitemaps,
+      NOT_ADMITTED_EXAMPLES,
     ],
   );
-  return rows[0]?.admitted ?? 0;
+  return { admitted: rows[0]?.admitted ?? 0, overBudget: rows[0]?.over_budget ?? [] };
 }
 
 interface LeasedRow {

@@ -96,4 +96,13 @@ export {
   type IndexablePage,
   unextractedPages,
 } from './extractions.js';
+export {
+  countNotAdmitted,
+  NOT_ADMITTED_REASONS,
+  notAdmitted,
+  recordNotAdmitted,
+  type NotAdmitted,
+  type NotAdmittedCount,
+  type NotAdmittedReason,
+} from './notAdmitted.js';
 export { clearPageFailures, listPageFailures, recordPageFailure, siteCounts, type PageFailure, type SiteCounts, type Stage } from './failures.js';

@@ -27,6 +27,18 @@ export interface TemplateChanges {
   /** Content paths the new template keeps that the old did not, and the other way round. */
   pathsAdded: string[];
   pathsRemoved: string[];
+  /**
+   * Everything else that differs from version `since`'s template, by field: the page type's
+   * `urlPatterns` and `signature` (block paths most of its pages have), and the template's own
+   * fields, `template.<name>`: for `pipeline`, `template.layouts` (their number),
+   * `template.signature` (a layout's block paths), `template.repeatedLines` (the lines its pages
+   * repeat), `template.nonContent` (the boilerplate blocks it drops), `template.regionPath` (the
+   * main region)… A new version re-learns every page type from its newest sample, so a page type
+   * whose content paths stay can still change here. Empty, with no path added or removed: the same
+   * template, stored again because another page type of the site changed. Absent from versions
+   * stored before it was recorded.
+   */
+  alsoChanged?: string[];
 }
 
 export type NewTemplate = Omit<StoredTemplate, 'id' | 'siteId' | 'version' | 'createdAt'>;

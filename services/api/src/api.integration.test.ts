@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { addSite, crawlStatus, openRuntime, type Runtime } from '@winnow/runtime';
 import { documentIdFor } from '@winnow/search';
-import { NOT_STORED_OUTCOMES, openDb } from '@winnow/storage';
+import { NOT_STORED_OUTCOMES, openDb, recordNotAdmitted } from '@winnow/storage';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from './index.js';
 
@@ -125,6 +125,8 @@ describe('the HTTP API', () => {
       }
     }
     const [first, latest] = crawlIds as [number, number];
+    await recordNotAdmitted(rt.db, latest, [{ reason: 'outside-allowed', urls: 2, examples: ['https://elsewhere.example/a', 'https://elsewhere.example/b'] }]);
+    await recordNotAdmitted(rt.db, latest, [{ reason: 'outside-allowed', urls: 1, examples: ['https://elsewhere.example/a'] }]);
     const log = await call('GET', '/sites/logged/crawl/log');
     assert.equal(log.status, 200);
     assert.deepEqual(
@@ -153,8 +155,18 @@ describe('the HTTP API', () => {
           [latest, '/later', 'cancelled', null],
           [first, '/old-404', 'refused', 'HTTP 404'],
         ],
+        notAdmitted: [
+          {
+            crawlId: latest,
+            reason: 'outside-allowed',
+            urls: 3,
+            examples: ['https://elsewhere.example/a', 'https://elsewhere.example/b'],
+            firstAt: log.body.notAdmitted[0]?.firstAt,
+          },
+        ],
       },
     );
+    assert.deepEqual((await call('GET', `/sites/logged/crawl/log?crawl=${first}`)).body.notAdmitted, [], "the other crawl's are its own");
     const counts = (await crawlStatus(rt, 'logged'))?.counts;
     for (const outcome of NOT_STORED_OUTCOMES) {
       const ofOutcome = await call('GET', `/sites/logged/crawl/log?outcome=${outcome}&crawl=${latest}`);
@@ -175,6 +187,30 @@ describe('the HTTP API', () => {
       const refused = await call('GET', path);
       assert.equal(refused.status, status, path);
       assert.match(refused.body.error, message, path);
+    }
+  });
+
+  test("a template preparation answers with its job, which can be followed; another site's job or an unknown one is a 404", async () => {
+    await addSite(rt, { name: 'prepared', seeds: ['http://127.0.0.1:9/'], templateEveryMs: 0, allowPrivateAddresses: true });
+    const queued = await call('POST', '/sites/prepared/templates');
+    assert.equal(queued.status, 202);
+    assert.deepEqual({ ...queued.body, job: typeof queued.body.job }, { site: 'prepared', queued: true, job: 'string' });
+    const path = `/sites/prepared/templates/jobs/${queued.body.job}`;
+    // No templater runs here: the job waits in the queue.
+    const followed = await call('GET', path);
+    assert.equal(followed.status, 200);
+    assert.deepEqual(followed.body, { job: { id: queued.body.job, site: 'prepared', state: 'queued', result: null, error: null } });
+    assert.equal((await call('GET', path, { token: SEARCH })).status, 403);
+    assert.equal((await call('GET', path, { token: null })).status, 401);
+    for (const [other, message] of [
+      [`/sites/news/templates/jobs/${queued.body.job}`, /news has no template job/],
+      ['/sites/prepared/templates/jobs/999999', /prepared has no template job "999999"/],
+      ['/sites/prepared/templates/jobs/not-a-job', /prepared has no template job "not-a-job"/],
+      [`/sites/nosuch/templates/jobs/${queued.body.job}`, /no site named "nosuch"/],
+    ] as const) {
+      const refused = await call('GET', other);
+      assert.equal(refused.status, 404, other);
+      assert.match(refused.body.error, message, other);
     }
   });
 

@@ -13,6 +13,7 @@ import {
   search,
   siteTemplates,
   templateHealthHistory,
+  templateJob,
   startCrawl,
   stopCrawl,
   type Runtime,
@@ -52,7 +53,8 @@ function stringParam(value: unknown, name: string): string | undefined {
 /**
  * The HTTP API (Fastify), built without listening. Operators (an `operate` token): `/sites` CRUD,
  * `/sites/:name/crawl` start, stop and status, `/sites/:name/crawl/log` the URLs not stored and
- * why (`outcome=refused,failed`, `crawl`, `page`, `size`), `/sites/:name/templates` prepare,
+ * why (`outcome=refused,failed`, `crawl`, `page`, `size`), `/sites/:name/templates` prepare (a
+ * job id) and `/sites/:name/templates/jobs/:id` that job's state and outcome,
  * `/sites/:name/templates/health` its page types' health over time, `/templates` list,
  * `/status`. The search engine (any token, or none while none is configured): `/search?q=` (a
  * quoted phrase is an exact phrase; `site`, `page`, `size`). Open: `/health` answers while the
@@ -161,9 +163,12 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
   app.get<{ Params: { name: string } }>('/sites/:name/crawl', async (request) => ({ crawl: (await crawlStatus(rt, request.params.name)) ?? null }));
 
   app.post<{ Params: { name: string } }>('/sites/:name/templates', async (request, reply) => {
-    const site = await requestTemplates(rt, request.params.name);
-    return reply.status(202).send({ site: site.name, queued: true });
+    const { site, job } = await requestTemplates(rt, request.params.name);
+    return reply.status(202).send({ site: site.name, queued: true, job });
   });
+  app.get<{ Params: { name: string; id: string } }>('/sites/:name/templates/jobs/:id', async (request) => ({
+    job: await templateJob(rt, request.params.name, request.params.id),
+  }));
   app.get<{ Params: { name: string } }>('/sites/:name/templates/health', async (request) => ({
     history: await templateHealthHistory(rt, request.params.name),
   }));

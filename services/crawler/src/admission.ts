@@ -1,6 +1,15 @@
 import { allowedGlobs, type SiteConfig, siteOrigins } from '@winnow/config';
 import { urlPattern } from '@winnow/extract';
-import type { FrontierEntry, FrontierKind } from '@winnow/storage';
+import {
+  admitUrls,
+  countNotAdmitted,
+  type FrontierEntry,
+  type FrontierKind,
+  type NotAdmittedReason,
+  type Queryable,
+  recordNotAdmitted,
+  type Site,
+} from '@winnow/storage';
 import { hostKey, isAllowedUrl, normalizeUrl, trapReason } from './urls.js';
 
 /** How the crawler spells and filters URLs for one site. */
@@ -14,27 +23,57 @@ export function frontierEntry(url: string, depth: number, kind: FrontierKind = '
   return { url, host: hostKey(url), kind, depth, pattern: urlPattern(url), revisit };
 }
 
+/** Why a URL found on the site may not join its crawl: what the crawl log counts it under, and the words a refusal says. */
+export interface LinkRefusal {
+  reason: Extract<NotAdmittedReason, 'trap' | 'outside-allowed'>;
+  why: string;
+}
+
 /**
  * Why a URL found on the site may not join its crawl, or null: a likely crawler trap, or outside
  * the site's allowed globs. The trap guards come first: they bound the URL's length before the
  * globs are matched. (Private addresses are judged when the URL is fetched, once its host name is
  * resolved.)
  */
-export function refusedLink(url: string, config: SiteConfig): string | null {
-  return trapReason(url) ?? (isAllowedUrl(url, allowedGlobs(config)) ? null : "outside the site's allowed URLs");
+export function refusedLink(url: string, config: SiteConfig): LinkRefusal | null {
+  const trap = trapReason(url);
+  if (trap) return { reason: 'trap', why: trap };
+  return isAllowedUrl(url, allowedGlobs(config)) ? null : { reason: 'outside-allowed', why: "outside the site's allowed URLs" };
 }
 
-/** URLs found on the site (a page's links, a sitemap's entries) that may join the frontier at `depth`: normalised, within the site's globs, not traps. */
-export function foundEntries(links: readonly string[], depth: number, rules: AdmissionRules): FrontierEntry[] {
-  const entries: FrontierEntry[] = [];
+/** What a page or a sitemap leads to: URLs that may join the crawl, and URLs refused by the site's rules, with the reason. */
+export interface Found {
+  entries: FrontierEntry[];
+  refused: { url: string; reason: NotAdmittedReason }[];
+}
+
+/** URLs found on the site (a page's links, a sitemap's entries), normalised and judged: those that may join the frontier at `depth`, and those the site's globs or the trap guards refuse. */
+export function foundEntries(links: readonly string[], depth: number, rules: AdmissionRules): Found {
+  const found: Found = { entries: [], refused: [] };
   const seen = new Set<string>();
   for (const link of links) {
     const url = normalizeUrl(link, undefined, rules.trackingParams);
-    if (url === null || seen.has(url) || refusedLink(url, rules.config) !== null) continue;
+    if (url === null || seen.has(url)) continue;
     seen.add(url);
-    entries.push(frontierEntry(url, depth));
+    const refusal = refusedLink(url, rules.config);
+    if (refusal) found.refused.push({ url, reason: refusal.reason });
+    else found.entries.push(frontierEntry(url, depth));
   }
-  return entries;
+  return found;
+}
+
+/**
+ * Admits what was found to a crawl's frontier (`admitUrls`, within its budgets) and adds to the
+ * crawl's log, counted by reason, the URLs the site's rules refused and those a budget left out:
+ * why a page was not crawled, without a row per URL.
+ */
+export async function admitFound(db: Queryable, crawlId: number, site: Site, found: Found): Promise<void> {
+  const { overBudget } = await admitUrls(db, crawlId, site.id, found.entries, {
+    maxPages: site.config.maxPages,
+    maxPerPattern: site.config.maxPagesPerPattern,
+    maxSitemaps: site.config.maxSitemaps,
+  });
+  await recordNotAdmitted(db, crawlId, [...countNotAdmitted(found.refused), ...overBudget]);
 }
 
 /**

@@ -4,7 +4,6 @@ import { hostname } from 'node:os';
 import { extractionJobId, startWorker, type Worker } from '@winnow/queue';
 import { type Runtime, type Service, syncSchedules, whileUnavailable } from '@winnow/runtime';
 import {
-  admitUrls,
   CrawlActiveError,
   type Completion,
   completeUrls,
@@ -25,7 +24,7 @@ import {
   unextractedPages,
 } from '@winnow/storage';
 import { Redis } from 'ioredis';
-import { startingEntries } from './admission.js';
+import { admitFound, startingEntries } from './admission.js';
 import { BrowserRenderer } from './browser.js';
 import { Fetcher, type Resolve } from './fetcher.js';
 import { type HostPace, Politeness } from './politeness.js';
@@ -45,7 +44,7 @@ const SITE_CACHE_MS = 5000;
 /** Completed URLs are written together: at most this many, at most this long after the first. */
 const COMPLETION_BATCH = 64;
 const COMPLETION_FLUSH_MS = 25;
-/** URLs remembered per crawl as admitted, so that links already in the frontier cost no round trip; past this, the database alone decides. */
+/** URLs (and refusals) remembered per crawl as offered, so that links already in the frontier cost no round trip; past this, the database alone decides. */
 const ADMITTED_MEMORY = 500_000;
 
 /**
@@ -283,11 +282,7 @@ export class Crawler implements Service {
         return crawl;
       }
       const known = await knownPageUrls(tx, site.id, site.config.maxPages);
-      await admitUrls(tx, crawl.id, site.id, startingEntries(site.config, known, this.#context.trackingParams), {
-        maxPages: site.config.maxPages,
-        maxPerPattern: site.config.maxPagesPerPattern,
-        maxSitemaps: site.config.maxSitemaps,
-      });
+      await admitFound(tx, crawl.id, site, { entries: startingEntries(site.config, known, this.#context.trackingParams), refused: [] });
       return crawl;
     });
     if (started) log.info({ crawl: started.id, site: started.siteId }, 'crawl started');

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { loadEnv, type SiteConfigInput } from '@winnow/config';
 import { addSite, openRuntime, type Runtime, startCrawl } from '@winnow/runtime';
-import { type Crawl, crawlLog, findSite } from '@winnow/storage';
+import { type Crawl, crawlLog, findSite, type NotAdmitted, notAdmitted } from '@winnow/storage';
 import { startCrawler } from './crawler.js';
 import { crawlToEnd } from './testing/crawlToEnd.js';
 
@@ -47,7 +47,9 @@ const endlessSitemaps = (width: number) => (path: string, origin: string) =>
 
 const isSitemap = (path: string) => path === '/sitemap.xml' || path.startsWith('/sm/');
 
-async function crawlSite(config: SiteConfigInput): Promise<{ crawl: Crawl; refusedSitemaps: { url: string; reason: string | null }[] }> {
+async function crawlSite(
+  config: SiteConfigInput,
+): Promise<{ crawl: Crawl; refusedSitemaps: { url: string; reason: string | null }[]; notAdmitted: Omit<NotAdmitted, 'crawlId' | 'firstAt'>[] }> {
   const crawler = startCrawler(rt);
   try {
     await addSite(rt, { allowPrivateAddresses: true, templateEveryMs: 0, sitemaps: true, maxDepth: 0, ...config });
@@ -55,7 +57,11 @@ async function crawlSite(config: SiteConfigInput): Promise<{ crawl: Crawl; refus
     const site = await findSite(rt.db, config.name);
     assert.ok(site);
     const log = await crawlLog(rt.db, site.id, { outcomes: ['refused'], crawlId: crawl.id, offset: 0, limit: 1000 });
-    return { crawl, refusedSitemaps: log.entries.filter((entry) => entry.kind === 'sitemap').map(({ url, reason }) => ({ url, reason })) };
+    return {
+      crawl,
+      refusedSitemaps: log.entries.filter((entry) => entry.kind === 'sitemap').map(({ url, reason }) => ({ url, reason })),
+      notAdmitted: (await notAdmitted(rt.db, crawl.id)).map(({ reason, urls, examples }) => ({ reason, urls, examples })),
+    };
   } finally {
     await crawler.close();
   }
@@ -72,11 +78,13 @@ after(async () => {
 test('a sitemap tree without end: the crawl ends within its sitemap budget and its page budget', async () => {
   const site = await serveSite(endlessSitemaps(1000));
   try {
-    const { crawl } = await crawlSite({ name: 'endless', seeds: [`${site.origin}/`], maxPages: 5, maxSitemaps: 20 });
+    const { crawl, notAdmitted } = await crawlSite({ name: 'endless', seeds: [`${site.origin}/`], maxPages: 5, maxSitemaps: 20 });
     assert.equal(crawl.state, 'finished');
     const sitemapsFetched = site.seen.filter(isSitemap);
     assert.equal(sitemapsFetched.length, 20, 'the 20 sitemaps of the budget, no more');
     assert.equal(new Set(sitemapsFetched).size, 20, 'each once');
+    // /sitemap.xml lists 1,000: 19 fill the budget. (The 19 are indexes listed by an index: what they list is refused, not offered.)
+    assert.deepEqual(notAdmitted, [{ reason: 'max-sitemaps', urls: 981, examples: [19, 20, 21, 22, 23].map((i) => `${site.origin}/sm/root-${i}.xml`) }]);
   } finally {
     await site.close();
   }
@@ -117,6 +125,13 @@ test('a sitemap index of urlsets still yields their pages, held to maxPages', as
     assert.equal(capped.crawl.state, 'finished');
     const fetched = site.seen.filter((path) => path === '/' || path.startsWith('/listed/'));
     assert.equal(fetched.length, 3, `maxPages 3 admits the seed and two listed pages: ${fetched.join(' ')}`);
+    const overBudget = capped.notAdmitted.find((count) => count.reason === 'max-pages');
+    assert.deepEqual([capped.notAdmitted.length, overBudget?.urls], [1, 4], 'the four listed pages the budget left out are counted');
+    const listed = [...pages('a'), ...pages('b')].map((page) => `${site.origin}${page}`);
+    assert.ok(
+      overBudget?.examples.every((url) => listed.includes(url) && !fetched.includes(new URL(url).pathname)),
+      JSON.stringify(overBudget),
+    );
   } finally {
     await site.close();
   }

@@ -57,8 +57,10 @@ describe('URL normalisation', () => {
 
   test("a site's links are held to the trap guards before its globs: a hostile link's length is refused first", () => {
     const config = parseSiteConfig({ name: 'site', seeds: ['http://example.com/'], allow: ['http://example.com/*-*-*.html'] });
-    assert.match(refusedLink(`http://example.com/${'-'.repeat(3000)}.html`, config) ?? '', /longer than 2048/);
-    assert.equal(refusedLink(`http://example.com/${'-'.repeat(2000)}`, config), "outside the site's allowed URLs");
+    const long = refusedLink(`http://example.com/${'-'.repeat(3000)}.html`, config);
+    assert.equal(long?.reason, 'trap');
+    assert.match(long?.why ?? '', /longer than 2048/);
+    assert.deepEqual(refusedLink(`http://example.com/${'-'.repeat(2000)}`, config), { reason: 'outside-allowed', why: "outside the site's allowed URLs" });
     assert.equal(refusedLink(`http://example.com/${'-'.repeat(2000)}.html`, config), null);
   });
 

@@ -3,8 +3,6 @@ import { decodeHtml } from '@winnow/extract';
 import { extractionJobId } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
 import {
-  admitUrls,
-  type FrontierEntry,
   type FrontierOutcome,
   type LeasedUrl,
   contentHash,
@@ -17,7 +15,7 @@ import {
   touchPage,
   upsertFetchedPage,
 } from '@winnow/storage';
-import { foundEntries, frontierEntry, refusedLink } from './admission.js';
+import { admitFound, type Found, foundEntries, frontierEntry, refusedLink } from './admission.js';
 import type { BrowserRenderer } from './browser.js';
 import { type FetchedResponse, FetchError, type Fetcher } from './fetcher.js';
 import { headerCanonical, readLinks } from './links.js';
@@ -51,7 +49,7 @@ export interface VisitContext {
   trackingParams: readonly string[];
   /** Fetches one URL in a politeness slot of its host, waiting for one as long as it takes (robots.txt). */
   politeFetch(url: string, pace: HostPace, allowPrivate: boolean): Promise<FetchedResponse>;
-  /** URLs this process already saw admitted to a crawl: most links of a page are, and need no round trip. */
+  /** URLs this process already offered to a crawl, and refusals it already counted: most links of a page are, and need no round trip. */
   admitted(crawlId: number): Set<string>;
 }
 
@@ -85,7 +83,7 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
     return retriable ? { retryInMs, attempted: false } : fail(context, leased, site, reason);
   }
   if (config.sitemaps && leased.depth === 0 && rules.sitemaps.length > 0) {
-    await admit(context, leased, site, sitemapEntries(context, leased, site, rules.sitemaps, 0));
+    await admit(context, leased, site, sitemapsFound(context, site, rules.sitemaps, 0));
   }
   if (!rules.isAllowed(leased.url)) return { outcome: 'disallowed' };
 
@@ -136,8 +134,8 @@ async function render(context: VisitContext, leased: LeasedUrl, site: Site): Pro
       }),
     refusedNavigation: (url) => {
       const normalized = normalizeUrl(url, undefined, context.trackingParams);
-      const why = normalized && normalized !== leased.url ? refusedLink(normalized, site.config) : null;
-      return why && `refused: navigation to ${url}: ${why}`;
+      const refusal = normalized && normalized !== leased.url ? refusedLink(normalized, site.config) : null;
+      return refusal && `refused: navigation to ${url}: ${refusal.why}`;
     },
     timeoutMs: context.rt.env.WINNOW_FETCH_TIMEOUT_MS,
   });
@@ -227,9 +225,11 @@ async function unchanged(context: VisitContext, leased: LeasedUrl, previous: Pre
 async function moved(context: VisitContext, leased: LeasedUrl, site: Site, response: FetchedResponse, previous: PreviousFetch | undefined): Promise<Visit> {
   const target = normalizeUrl(response.headers.location as string, response.url, context.trackingParams);
   const why =
-    target === null ? 'not an http(s) URL' : (refusedLink(target, site.config) ?? refusedHost(new URL(target).hostname, site.config.allowPrivateAddresses));
+    target === null
+      ? 'not an http(s) URL'
+      : (refusedLink(target, site.config)?.why ?? refusedHost(new URL(target).hostname, site.config.allowPrivateAddresses));
   if (why || target === null) return refuse(context, leased, site, `redirect to ${response.headers.location} refused: ${why}`, response);
-  await admit(context, leased, site, [frontierEntry(target, leased.depth)]);
+  await admit(context, leased, site, { entries: [frontierEntry(target, leased.depth)], refused: [] });
   const reason = `HTTP ${response.status}: moved to ${target}`;
   if (previous?.contentHash) {
     await markPageGone(context.rt.db, previous.pageId, leased.crawlId, response.status, reason);
@@ -257,7 +257,8 @@ async function readSitemapResponse(context: VisitContext, leased: LeasedUrl, sit
   }
   const pages = foundEntries(listed.pages, 0, { config: site.config, trackingParams: context.trackingParams });
   const nested = leased.depth > 0 && listed.sitemaps.length > 0;
-  await admit(context, leased, site, [...pages, ...(nested ? [] : sitemapEntries(context, leased, site, listed.sitemaps, leased.depth + 1))]);
+  const sitemaps = sitemapsFound(context, site, nested ? [] : listed.sitemaps, leased.depth + 1);
+  await admit(context, leased, site, { entries: [...pages.entries, ...sitemaps.entries], refused: [...pages.refused, ...sitemaps.refused] });
   if (nested) {
     return {
       outcome: 'refused',
@@ -268,35 +269,50 @@ async function readSitemapResponse(context: VisitContext, leased: LeasedUrl, sit
 }
 
 /**
- * Sitemaps named by robots.txt or listed by a sitemap index that may join the crawl at `depth`: on the site's
- * own origins (its seeds', as `/sitemap.xml`), and not crawler traps. A sitemap elsewhere would make
- * the site's files send the crawler to any host; each one refused is logged with the reason. The
- * site's globs are not applied: sitemaps conventionally sit at the origin's root, outside globs that
- * narrow a site to a section, and the pages they list are held to the globs.
+ * Sitemaps named by robots.txt or listed by a sitemap index that may join the crawl at `depth`: on
+ * the site's own origins (its seeds', as `/sitemap.xml`), and not crawler traps; the others are
+ * refused, counted in the crawl log. A sitemap elsewhere would make the site's files send the
+ * crawler to any host. The site's globs are not applied: sitemaps conventionally sit at the
+ * origin's root, outside globs that narrow a site to a section, and the pages they list are held
+ * to the globs. A location that is not an http(s) URL names nothing to fetch.
  */
-function sitemapEntries(context: VisitContext, leased: LeasedUrl, site: Site, sitemaps: readonly string[], depth: number): FrontierEntry[] {
+function sitemapsFound(context: VisitContext, site: Site, sitemaps: readonly string[], depth: number): Found {
   const origins = siteOrigins(site.config);
-  const entries: FrontierEntry[] = [];
+  const found: Found = { entries: [], refused: [] };
   for (const sitemap of sitemaps) {
     const url = normalizeUrl(sitemap, undefined, context.trackingParams);
-    const why = url === null ? 'not an http(s) URL' : origins.has(new URL(url).origin) ? trapReason(url) : "not on the site's own origins (its seeds')";
-    if (why === null && url !== null) entries.push(frontierEntry(url, depth, 'sitemap'));
-    else context.rt.log.info({ site: site.name, crawlId: leased.crawlId, sitemap, from: leased.url, reason: why }, `sitemap refused: ${why}`);
+    if (url === null) continue;
+    if (!origins.has(new URL(url).origin)) found.refused.push({ url, reason: 'sitemap-elsewhere' });
+    else if (trapReason(url)) found.refused.push({ url, reason: 'trap' });
+    else found.entries.push(frontierEntry(url, depth, 'sitemap'));
   }
-  return entries;
+  return found;
 }
 
-/** Admits the entries this process has not yet seen admitted to the crawl (the database admits each URL once anyway). */
-async function admit(context: VisitContext, leased: LeasedUrl, site: Site, entries: FrontierEntry[]): Promise<void> {
+/**
+ * Admits what a page or a sitemap led to, and counts what was refused (`admitFound`), leaving out
+ * what this process has already offered to the crawl: most links of a page are in the frontier
+ * already and need no round trip, and a refused link on every page of a site is counted once, not
+ * once a page. What a visit offers is claimed before it is written, so that visits running at once
+ * never count a URL twice, and given back if writing fails (the visit is tried again). (The
+ * database admits each URL once anyway; across processes a URL not admitted may be counted once
+ * by each.)
+ */
+async function admit(context: VisitContext, leased: LeasedUrl, site: Site, found: Found): Promise<void> {
   const seen = context.admitted(leased.crawlId);
-  const fresh = entries.filter((entry) => !seen.has(entry.url));
-  if (fresh.length === 0) return;
-  await admitUrls(context.rt.db, leased.crawlId, site.id, fresh, {
-    maxPages: site.config.maxPages,
-    maxPerPattern: site.config.maxPagesPerPattern,
-    maxSitemaps: site.config.maxSitemaps,
-  });
-  for (const entry of fresh) seen.add(entry.url);
+  // A refusal is remembered with its reason: a URL refused now may be admitted once the site's globs change.
+  const refusalKey = ({ url, reason }: Found['refused'][number]) => `${reason} ${url}`;
+  const entries = found.entries.filter((entry) => !seen.has(entry.url));
+  const refused = found.refused.filter((refusal) => !seen.has(refusalKey(refusal)));
+  if (entries.length + refused.length === 0) return;
+  const claimed = [...entries.map((entry) => entry.url), ...refused.map(refusalKey)];
+  for (const key of claimed) seen.add(key);
+  try {
+    await admitFound(context.rt.db, leased.crawlId, site, { entries, refused });
+  } catch (error) {
+    for (const key of claimed) seen.delete(key);
+    throw error;
+  }
 }
 
 async function retryOrFail(context: VisitContext, leased: LeasedUrl, site: Site, reason: string, response?: FetchedResponse): Promise<Visit> {

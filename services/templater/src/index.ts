@@ -4,7 +4,7 @@ import { type Runtime, type Service, syncSchedules } from '@winnow/runtime';
 import { findSiteById, listSites } from '@winnow/storage';
 import { prepareSite } from './prepareSite.js';
 
-export { prepareSite, SAMPLE_SIZE, type PreparationOutcome } from './prepareSite.js';
+export { prepareSite, SAMPLE_SIZE } from './prepareSite.js';
 
 /**
  * Consumes `template` jobs (see `prepareSite`; an analyst's `manual` run re-extracts every page if

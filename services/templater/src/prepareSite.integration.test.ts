@@ -2,16 +2,20 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv, parseSiteConfig } from '@winnow/config';
 import { openRuntime, type Runtime } from '@winnow/runtime';
-import { insertSite, storeFetchedPage } from '@winnow/storage';
+import { insertSite, listTemplates, storeFetchedPage } from '@winnow/storage';
 import { prepareSite } from './prepareSite.js';
 
-const article = (i: number, extra = '') =>
+const article = (i: number, extra = '', footer = 'Harbour Gazette') =>
   `<html><head><title>Story ${i}</title></head><body><nav><a href="/">Home</a><a href="/about.html">About</a></nav>
   <article><h1>Story number ${i}</h1>${Array.from({ length: 6 }, (_, j) => `<p>${extra}Paragraph ${j} of story ${i}: the harbour master counted the boats at dawn and wrote them down.</p>`).join('')}</article>
-  <footer><p>Harbour Gazette</p></footer></body></html>`;
+  <footer><p>${footer}</p></footer></body></html>`;
+
+const storer = (siteId: number) => (path: string, html: string) =>
+  storeFetchedPage(rt.db, { siteId, url: `http://127.0.0.1:9${path}`, crawlId: null, status: 200, headers: {}, contentType: 'text/html' }, Buffer.from(html));
+
+let rt: Runtime;
 
 describe('template preparation over a site with unreadable pages (real PGlite and Redis)', () => {
-  let rt: Runtime;
   before(async () => {
     rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_CPU_THREADS: '1' }));
   });
@@ -24,12 +28,7 @@ describe('template preparation over a site with unreadable pages (real PGlite an
       rt.db,
       parseSiteConfig({ name: 'gazette', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true, minTemplatePages: 3 }),
     );
-    const store = (path: string, html: string) =>
-      storeFetchedPage(
-        rt.db,
-        { siteId: site.id, url: `http://127.0.0.1:9${path}`, crawlId: null, status: 200, headers: {}, contentType: 'text/html' },
-        Buffer.from(html),
-      );
+    const store = storer(site.id);
     for (let i = 1; i <= 6; i++) await store(`/articles/${i}.html`, article(i));
     await store('/articles/7.html', article(7, '\u0001\u0002\u0003 '));
     await store('/articles/8.html', ' \n\t \n');
@@ -39,10 +38,10 @@ describe('template preparation over a site with unreadable pages (real PGlite an
       warn: (fields: Record<string, unknown>, message: string) => warnings.push({ fields, message }),
     });
     const outcome = await prepareSite({ ...rt, log }, site.id);
-    assert.ok(outcome.version !== null && outcome.version > 0, JSON.stringify(outcome));
+    assert.equal(outcome.version, 1, JSON.stringify(outcome));
     assert.deepEqual(
-      outcome.clusters.map(({ cluster, pages, templated }) => ({ cluster, pages, templated })),
-      [{ cluster: '/articles/:n.html', pages: 7, templated: true }],
+      outcome.pageTypes.map(({ cluster, pages, outcome }) => ({ cluster, pages, outcome })),
+      [{ cluster: '/articles/:n.html', pages: 7, outcome: 'new' }],
     );
     assert.deepEqual(warnings, [
       {
@@ -50,5 +49,57 @@ describe('template preparation over a site with unreadable pages (real PGlite an
         message: 'pages skipped in template preparation: not readable HTML',
       },
     ]);
+  });
+
+  test('a new version only when a page type changed, each page type saying what became of it; the same template carried into a new version is recorded unchanged', async () => {
+    const site = await insertSite(
+      rt.db,
+      parseSiteConfig({ name: 'versions', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true, minTemplatePages: 3 }),
+    );
+    const store = storer(site.id);
+    const types = (outcome: { pageTypes: { cluster: string; outcome: string }[] }) =>
+      Object.fromEntries(outcome.pageTypes.map((type) => [type.cluster, type.outcome]));
+    for (let i = 1; i <= 6; i++) await store(`/articles/${i}.html`, article(i));
+    await store('/about.html', '<html><body><h1>About us</h1><table><tr><td>The harbour gazette has been printed since 1890.</td></tr></table></body></html>');
+    const first = await prepareSite(rt, site.id);
+    assert.deepEqual([first.previousVersion, first.version], [0, 1]);
+    assert.deepEqual(types(first), { '/articles/:n.html': 'new', '/about.html': 'too-few-pages' });
+
+    // More pages of the same kind: the template differs only in how many pages it was learned from.
+    for (let i = 7; i <= 9; i++) await store(`/articles/${i}.html`, article(i));
+    const more = await prepareSite(rt, site.id);
+    assert.deepEqual([more.previousVersion, more.version, more.reextract], [1, 1, 0], 'no new version, nothing re-extracted');
+    assert.deepEqual(types(more), { '/articles/:n.html': 'unchanged', '/about.html': 'too-few-pages' });
+
+    // A new footer on most pages: the same content paths, but what the template drops changed.
+    for (let i = 10; i <= 20; i++) await store(`/articles/${i}.html`, article(i, '', 'Harbour Gazette: subscribe for the weekly tide tables'));
+    const footer = await prepareSite(rt, site.id);
+    assert.equal(footer.version, 2);
+    const articles = footer.pageTypes.find((type) => type.cluster === '/articles/:n.html');
+    assert.equal(articles?.outcome, 'changed');
+    assert.deepEqual([articles?.pathsAdded, articles?.pathsRemoved], [0, 0]);
+    assert.ok(articles?.alsoChanged.length && articles.alsoChanged.every((field) => field.startsWith('template.')), JSON.stringify(articles));
+
+    // A new page type: the next version holds the articles' template as it was.
+    for (let i = 1; i <= 4; i++)
+      await store(
+        `/news/${i}.html`,
+        article(100 + i)
+          .replace('<article>', '<main><div>')
+          .replace('</article>', '</div></main>'),
+      );
+    const news = await prepareSite(rt, site.id);
+    assert.equal(news.version, 3);
+    assert.deepEqual(types(news), { '/articles/:n.html': 'unchanged', '/about.html': 'too-few-pages', '/news/:n.html': 'new' });
+    const stored = await listTemplates(rt.db, 'versions');
+    assert.deepEqual(
+      stored.map((template) => [template.version, template.cluster, template.changes]),
+      [
+        [3, '/articles/:n.html', { since: 2, pathsAdded: [], pathsRemoved: [], alsoChanged: [] }],
+        [3, '/news/:n.html', { since: null, pathsAdded: stored[1]?.changes?.pathsAdded, pathsRemoved: [], alsoChanged: [] }],
+        [2, '/articles/:n.html', { since: 1, pathsAdded: [], pathsRemoved: [], alsoChanged: articles?.alsoChanged }],
+        [1, '/articles/:n.html', null],
+      ],
+    );
   });
 });

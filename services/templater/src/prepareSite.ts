@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { decodeHtml, evenlySpread, type SitePage, type TemplateMethod, templateMethodByName } from '@winnow/extract';
-import { extractionJobId } from '@winnow/queue';
+import { extractionJobId, type PageTypeOutcome, type PreparationOutcome } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
 import {
   currentTemplates,
@@ -25,24 +25,16 @@ import {
 export const SAMPLE_SIZE = 60;
 export const NEWEST_PAGES = 30;
 
-export interface PreparationOutcome {
-  /** The site's template version after the run (unchanged when the templates were), or null when no cluster had enough pages. */
-  version: number | null;
-  /** True when the run prepared exactly the templates the site has: no new version, nothing re-extracted. */
-  unchanged: boolean;
-  clusters: { cluster: string; pages: number; templated: boolean }[];
-  reextract: number;
-}
-
 /**
  * Prepares a site's templates with the configured template method (`WINNOW_TEMPLATE_METHOD`):
  * records the current templates' health, clusters the stored pages into page types
  * (`clusterPages`), prepares a template for every cluster with at least `minTemplatePages` pages,
- * and — only when they differ from the current version's — stores them as the next version with
- * what changed (paths added and removed), and enqueues the pages whose extraction no longer stands:
- * read without a template of their type, or read alone (`pagesToExtract`); with `reextractAll` (an
- * analyst asked), every page. Pages that are not readable HTML are skipped and reported once per
- * run, never fatal to the site.
+ * and — only when some page type's differs from the current version's (`changesOf`: sizes aside)
+ * — stores them as the next version with what changed per page type, and enqueues the pages whose
+ * extraction no longer stands: read without a template of their type, or read alone
+ * (`pagesToExtract`); with `reextractAll` (an analyst asked), every page. Returns what became of
+ * each page type, for whoever asked (`winnow templates prepare`). Pages that are not readable HTML
+ * are skipped and reported once per run, never fatal to the site.
  */
 export async function prepareSite(rt: Runtime, siteId: number, options: { reextractAll?: boolean } = {}): Promise<PreparationOutcome> {
   const site = await findSiteById(rt.db, siteId);
@@ -80,26 +72,24 @@ export async function prepareSite(rt: Runtime, siteId: number, options: { reextr
     // Off the event loop (rt.cpu): preparing a template reads dozens of pages.
     const { template, warnings } = await rt.cpu.prepare({ method: method.name, pages: sample });
     if (warnings.length > 0) rt.log.info({ site: site.name, cluster: cluster.key, warnings: warnings.slice(0, 10) }, 'template prepared with warnings');
+    const prepared = { cluster: cluster.key, urlPatterns: cluster.urlPatterns, signature: cluster.signature, method: method.name, template };
     const previous = current.find((old) => old.cluster === cluster.key && old.method === method.name);
     templates.push({
-      cluster: cluster.key,
-      urlPatterns: cluster.urlPatterns,
-      signature: cluster.signature,
-      method: method.name,
-      template,
+      ...prepared,
       sampleSize: sample.length,
       pageCount: cluster.members.length,
-      changes: current.length === 0 ? null : changesOf(method, template, previous),
+      changes: current.length === 0 ? null : changesOf(method, prepared, previous),
     });
   }
-  const summary = clusters.map((cluster) => ({ cluster: cluster.key, pages: cluster.members.length, templated: cluster.members.length >= minPages }));
+  const pageTypes = pageTypeOutcomes(clusters, templates, current);
+  const unchanged = { previousVersion: site.templateVersion, version: site.templateVersion, reextract: 0, pageTypes };
   if (templates.length === 0) {
-    rt.log.info({ site: site.name, clusters: summary }, 'no cluster has enough pages for a template yet');
-    return { version: null, unchanged: false, clusters: summary, reextract: 0 };
+    rt.log.info({ site: site.name, pageTypes }, 'no cluster has enough pages for a template yet');
+    return unchanged;
   }
-  if (sameTemplates(current, templates)) {
+  if (pageTypes.every((type) => type.outcome === 'unchanged' || type.outcome === 'too-few-pages')) {
     rt.log.info({ site: site.name, version: site.templateVersion }, 'templates unchanged: no new version');
-    return { version: site.templateVersion, unchanged: true, clusters: summary, reextract: 0 };
+    return unchanged;
   }
   const version = await rt.db.transaction(async (tx) => {
     if (options.reextractAll) await markSiteForReextraction(tx, siteId);
@@ -113,13 +103,49 @@ export async function prepareSite(rt: Runtime, siteId: number, options: { reextr
     reextract.map(({ pageId }) => ({ pageId })),
     ({ pageId }) => extractionJobId(pageId, hashes.get(pageId) as string, version),
   );
-  const changes = templates.map((template) => ({
-    cluster: template.cluster,
-    added: template.changes?.pathsAdded.length,
-    removed: template.changes?.pathsRemoved.length,
-  }));
-  rt.log.info({ site: site.name, method: method.name, version, clusters: summary, changes, reextract: reextract.length }, 'templates prepared');
-  return { version, unchanged: false, clusters: summary, reextract: reextract.length };
+  rt.log.info({ site: site.name, method: method.name, version, pageTypes, reextract: reextract.length }, 'templates prepared');
+  return { previousVersion: site.templateVersion, version, reextract: reextract.length, pageTypes };
+}
+
+/**
+ * What became of each page type: the clusters found, each judged by the template prepared for it
+ * against the current version's, and the current version's page types that no longer have a
+ * cluster (`removed`).
+ */
+function pageTypeOutcomes(
+  clusters: readonly { key: string; members: readonly number[] }[],
+  templates: readonly NewTemplate[],
+  current: readonly StoredTemplate[],
+) {
+  const outcomes = clusters.map((cluster): PageTypeOutcome => {
+    const template = templates.find((candidate) => candidate.cluster === cluster.key);
+    const changes = template?.changes;
+    return {
+      cluster: cluster.key,
+      pages: cluster.members.length,
+      outcome: outcomeOf(
+        template,
+        current.some((old) => old.cluster === cluster.key),
+      ),
+      pathsAdded: changes?.pathsAdded.length ?? 0,
+      pathsRemoved: changes?.pathsRemoved.length ?? 0,
+      alsoChanged: changes?.alsoChanged ?? [],
+    };
+  });
+  for (const old of current) {
+    if (!clusters.some((cluster) => cluster.key === old.cluster)) {
+      outcomes.push({ cluster: old.cluster, pages: 0, outcome: 'removed', pathsAdded: 0, pathsRemoved: 0, alsoChanged: [] });
+    }
+  }
+  return outcomes;
+}
+
+/** A page type is `unchanged` when nothing of its template differs from the current version's: no path added or removed, nothing else changed. */
+function outcomeOf(template: NewTemplate | undefined, hadTemplate: boolean): PageTypeOutcome['outcome'] {
+  if (!template) return hadTemplate ? 'removed' : 'too-few-pages';
+  const { changes } = template;
+  if (!changes || changes.since === null) return 'new';
+  return changes.pathsAdded.length + changes.pathsRemoved.length + (changes.alsoChanged?.length ?? 0) === 0 ? 'unchanged' : 'changed';
 }
 
 /** An even spread over a cluster's pages (in crawl order) and its newest pages, each once, in order. */
@@ -127,26 +153,54 @@ function sampleOf(members: readonly number[]): number[] {
   return [...new Set([...evenlySpread(members, SAMPLE_SIZE), ...members.slice(-NEWEST_PAGES)])].sort((a, b) => a - b);
 }
 
-/** Whether a run prepared the templates the site already has (sizes aside): then there is nothing to store or re-extract. */
-function sameTemplates(current: readonly StoredTemplate[], prepared: readonly NewTemplate[]): boolean {
-  const essence = (template: Pick<StoredTemplate, 'cluster' | 'urlPatterns' | 'signature' | 'method' | 'template'>) => ({
-    cluster: template.cluster,
-    urlPatterns: template.urlPatterns,
-    signature: template.signature,
-    method: template.method,
-    // As stored: through JSON, as Postgres returns it (key order aside, which the comparison ignores).
-    template: JSON.parse(JSON.stringify(template.template)) as unknown,
-  });
-  const byCluster = (a: { cluster: string }, b: { cluster: string }) => a.cluster.localeCompare(b.cluster);
-  return isDeepStrictEqual([...current].sort(byCluster).map(essence), [...prepared].sort(byCluster).map(essence));
-}
+type Prepared = Pick<StoredTemplate, 'urlPatterns' | 'signature' | 'template'>;
 
-function changesOf(method: TemplateMethod, template: unknown, previous: StoredTemplate | undefined): TemplateChanges {
-  const now = new Set(method.contentPaths(template));
+/**
+ * A page type's template against the current version's of the same type: the content paths added
+ * and removed, and every other field that differs (`alsoChanged`, see `TemplateChanges`), compared
+ * as stored (through JSON) and sizes aside: a template's `pageCount`, how many pages it was learned
+ * from, is read by no method when it extracts, so a template that differs only in it is the same.
+ */
+function changesOf(method: TemplateMethod, prepared: Prepared, previous: StoredTemplate | undefined): TemplateChanges {
+  const now = new Set(method.contentPaths(prepared.template));
   const before = new Set(previous ? method.contentPaths(method.parseTemplate(previous.template)) : []);
+  const alsoChanged = previous
+    ? [
+        ...(['urlPatterns', 'signature'] as const).filter((field) => !isDeepStrictEqual(prepared[field], previous[field])),
+        ...differingFields(withoutSizes(prepared.template), withoutSizes(previous.template), 'template').map((field) =>
+          field === 'template' ? field : `template.${field}`,
+        ),
+      ]
+    : [];
   return {
     since: previous?.version ?? null,
     pathsAdded: [...now].filter((path) => !before.has(path)).sort(),
     pathsRemoved: [...before].filter((path) => !now.has(path)).sort(),
+    alsoChanged,
   };
+}
+
+/** A template as stored (through JSON, as Postgres returns it), without its `pageCount`s at any depth. */
+function withoutSizes(template: unknown): unknown {
+  return JSON.parse(JSON.stringify(template), (key, value: unknown) => (key === 'pageCount' ? undefined : value));
+}
+
+/**
+ * The names of the fields in which two JSON values differ, each once, sorted: a field holding a
+ * value, a list of values or a list of flat entries (objects of values and lists, such as the
+ * boilerplate blocks a FastCE template stores) is named as a whole; objects, and lists of equal
+ * length whose entries hold objects of their own (the pipeline's layouts), are looked into. A
+ * list whose length changed is named itself (`layouts`: their number changed).
+ */
+function differingFields(a: unknown, b: unknown, name = ''): string[] {
+  if (isDeepStrictEqual(a, b)) return [];
+  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  const isStructure = (value: unknown) => isObject(value) && Object.values(value).some(isObject);
+  let fields: string[];
+  if (isObject(a) && isObject(b)) {
+    fields = [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((key) => differingFields(a[key], b[key], key));
+  } else if (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every(isStructure) && b.every(isStructure)) {
+    fields = a.flatMap((entry, i) => differingFields(entry, b[i], name));
+  } else fields = [name];
+  return [...new Set(fields)].sort();
 }

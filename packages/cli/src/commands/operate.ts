@@ -4,11 +4,13 @@ import {
   CRAWL_OUTCOMES,
   type CrawlCounts,
   type HealthRecord,
+  type NotAdmittedReason,
   NOT_STORED_OUTCOMES,
   type NotStoredOutcome,
   type Site,
   type TemplateSummary,
 } from '@winnow/storage';
+import type { PageTypeOutcome, TemplateJobResult } from '@winnow/queue';
 import type { SearchResult } from '../apiClient.js';
 import { localOperator, withOperator, type Operator } from '../operator.js';
 import { openCommandRuntime, startWorkers, WORKERS } from '../pipeline.js';
@@ -154,10 +156,45 @@ const OUTCOME_REASON: Partial<Record<NotStoredOutcome, string>> = {
   cancelled: 'the crawl was stopped before it was fetched',
 };
 
-/** The crawl log as text: one line per URL, its crawl, outcome and reason, then where the page is in the whole. */
+/** A count with its noun: `1 URL`, `3 URLs`. */
+const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** What the URLs not admitted for each reason are, as `winnow status` (short) and the crawl log (in full) say it. */
+const NOT_ADMITTED: Record<NotAdmittedReason, { short: (count: number) => string; full: (count: number) => string }> = {
+  'outside-allowed': { short: (count) => `${count} outside the allowed URLs`, full: (count) => `${counted(count, 'URL')} outside the site's allowed URLs` },
+  trap: {
+    short: (count) => counted(count, 'crawler trap'),
+    full: (count) => `${counted(count, 'URL')} refused as crawler traps (too long, or a path repeating a segment)`,
+  },
+  'sitemap-elsewhere': {
+    short: (count) => `${counted(count, 'sitemap')} elsewhere`,
+    full: (count) => `${counted(count, 'sitemap')} not on the site's own origins`,
+  },
+  'max-pages': {
+    short: (count) => `${count} over maxPages`,
+    full: (count) => `the crawl's page budget (the site's maxPages) was reached: ${counted(count, 'more URL')} not admitted`,
+  },
+  'max-pages-per-pattern': {
+    short: (count) => `${count} over maxPagesPerPattern`,
+    full: (count) => `${counted(count, 'URL')} over the site's maxPagesPerPattern for their URL pattern`,
+  },
+  'max-sitemaps': {
+    short: (count) => `${counted(count, 'sitemap')} over maxSitemaps`,
+    full: (count) => `the crawl's sitemap budget (the site's maxSitemaps) was reached: ${counted(count, 'more sitemap')} not fetched`,
+  },
+};
+
+/**
+ * The crawl log as text: one line per URL, its crawl, outcome and reason, then where the page is
+ * in the whole; then one line per reason the crawl did not admit URLs for, with their count and
+ * a few of them (they are counted, not listed).
+ */
 export function formatCrawlLog(log: CrawlLogPage): string {
   const scope = `${log.outcomes.join(', ')} URLs of ${log.crawl === null ? `every crawl of ${log.site}` : `crawl ${log.crawl} of ${log.site}`}`;
-  if (log.total === 0) return `no ${scope}\n`;
+  const skipped = log.notAdmitted.map(
+    (count) => `crawl ${count.crawlId}\tnot admitted\t${NOT_ADMITTED[count.reason].full(count.urls)}\te.g. ${count.examples.join(' ')}\n`,
+  );
+  if (log.total === 0) return `no ${scope}\n${skipped.join('')}`;
   const first = (log.page - 1) * log.size + 1;
   const lines = log.entries.map(
     (entry) =>
@@ -165,7 +202,7 @@ export function formatCrawlLog(log: CrawlLogPage): string {
   );
   const shown = log.entries.length ? `${first}-${first + log.entries.length - 1}` : 'none';
   const more = first + log.entries.length - 1 < log.total ? `; next: --page ${log.page + 1}` : '';
-  return `${lines.join('')}${scope}: ${log.total} (showing ${shown}${more})\n`;
+  return `${lines.join('')}${scope}: ${log.total} (showing ${shown}${more})\n${skipped.join('')}`;
 }
 
 export async function crawlLogCommand(
@@ -178,13 +215,68 @@ export async function crawlLogCommand(
   });
 }
 
-export async function templatesPrepareCommand(name: string): Promise<void> {
+/** How often a template job is asked about while the command waits for it. */
+const JOB_POLL_MS = 500;
+
+/**
+ * `winnow templates prepare <site>`: an analyst's preparation, and what became of each page type,
+ * printed the same embedded and remote. Embedded, the workers run here until the pipeline is idle
+ * (the preparation and the re-extraction it queues); where workers run elsewhere the job is queued
+ * for them, and `--wait` waits for its outcome. A preparation that failed for good fails the command.
+ */
+export async function templatesPrepareCommand(name: string, flags: { wait?: boolean }): Promise<void> {
   await withOperator(async (operator) => {
-    await operator.requestTemplates(name);
-    if (!operator.runsWorkersHere) return void write(`template preparation of ${name} queued\n`);
-    await operator.follow([name]);
-    write(formatTemplates(await operator.listTemplates(name)));
+    const id = await operator.requestTemplates(name);
+    if (operator.runsWorkersHere) await operator.follow([name]);
+    else if (!flags.wait) return void write(`template preparation of ${name} queued as job ${id}; \`--wait\` waits for its outcome\n`);
+    let job = await operator.templateJob(name, id);
+    while (job.state === 'queued' || job.state === 'running') {
+      await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
+      job = await operator.templateJob(name, id);
+    }
+    if (!job.result)
+      throw new Error(`template preparation of ${name} (job ${id}) ${job.state === 'failed' ? 'failed' : 'ended'}: ${job.error ?? 'no reason recorded'}`);
+    write(formatPreparation(name, job.result));
   });
+}
+
+/** A preparation's outcome: the site's version kept or stored, then each page type's. */
+export function formatPreparation(site: string, result: TemplateJobResult): string {
+  if ('skipped' in result) return `${site}: template preparation skipped: ${result.skipped}\n`;
+  const { previousVersion: before, version } = result;
+  const head =
+    version !== before
+      ? `templates v${version} stored; ${counted(result.reextract, 'page')} queued to be extracted again`
+      : before === 0
+        ? "no templates yet: no page type has the site's minTemplatePages stored pages"
+        : `templates unchanged (version ${version} kept)`;
+  const outcome = (type: PageTypeOutcome): string => {
+    switch (type.outcome) {
+      case 'new':
+        return 'new template';
+      case 'unchanged':
+        return version === before ? `unchanged (version ${version} kept)` : `unchanged since v${before}, carried into v${version}`;
+      case 'changed':
+        return changeSummary(before, type.pathsAdded, type.pathsRemoved, type.alsoChanged);
+      case 'removed':
+        return type.pages === 0 ? 'template removed: no such pages any more' : "template removed: fewer pages than the site's minTemplatePages";
+      case 'too-few-pages':
+        return "no template: fewer pages than the site's minTemplatePages";
+    }
+  };
+  return `${site}: ${head}\n${result.pageTypes.map((type) => `  ${type.cluster}\t${counted(type.pages, 'page')}\t${outcome(type)}\n`).join('')}`;
+}
+
+/**
+ * What changed in a page type's template since version `since`, as a preparation's outcome and
+ * `templates list` say it: content paths added and removed, then the other fields that changed
+ * (`TemplateChanges.alsoChanged`). A version stored before those were recorded says only its paths.
+ */
+function changeSummary(since: number, added: number, removed: number, alsoChanged: readonly string[] | undefined): string {
+  const paths = `+${added}/-${removed} content paths since v${since}`;
+  if (alsoChanged === undefined) return added + removed === 0 ? `${paths} (what else changed was not recorded then)` : paths;
+  if (added + removed + alsoChanged.length === 0) return `unchanged since v${since}`;
+  return alsoChanged.length === 0 ? paths : `${paths}; changed: ${alsoChanged.join(', ')}`;
 }
 
 export function formatTemplates(templates: readonly TemplateSummary[]): string {
@@ -195,10 +287,15 @@ export function formatTemplates(templates: readonly TemplateSummary[]): string {
         t.health.pages === 0
           ? 'no pages read yet'
           : `${t.health.pages} pages read, ${Math.round((100 * t.health.readAlone) / t.health.pages)}% alone, ${Math.round(t.health.meanWords)} words on average`;
-      const changes = t.changes ? `, +${t.changes.pathsAdded.length}/-${t.changes.pathsRemoved.length} paths since v${t.changes.since ?? '-'}` : '';
+      const { changes } = t;
+      const since = !changes
+        ? ''
+        : changes.since === null
+          ? ', new page type'
+          : `, ${changeSummary(changes.since, changes.pathsAdded.length, changes.pathsRemoved.length, changes.alsoChanged)}`;
       return (
         `${t.site}\tv${t.version}${t.current ? ' (current)' : ''}\t${t.cluster}\t${t.method}: ${t.pageCount} pages, ${t.sampleSize} sampled, ` +
-        `${t.layouts} layout(s), ${t.contentPaths} content paths${changes}\t${health}\t${t.urlPatterns.join(' ')}\n`
+        `${t.layouts} layout(s), ${t.contentPaths} content paths${since}\t${health}\t${t.urlPatterns.join(' ')}\n`
       );
     })
     .join('');
@@ -272,8 +369,8 @@ export function formatCrawlCounts(counts: CrawlCounts): string {
 
 /**
  * What `winnow status` prints: with `sites`, only their lines. Per site, its latest crawl's counts
- * (by outcome), then its pages as they stand after every crawl so far (`stored`, `gone`,
- * `extracted`, `indexed`, as in the JSON).
+ * (by outcome) and what it found and did not admit (by reason), then its pages as they stand
+ * after every crawl so far (`stored`, `gone`, `extracted`, `indexed`, as in the JSON).
  */
 export function formatStatus(status: PipelineStatus, sites?: readonly string[]): string {
   const lines: string[] = [];
@@ -281,9 +378,11 @@ export function formatStatus(status: PipelineStatus, sites?: readonly string[]):
     const { crawl } = site;
     if (crawl) {
       const unstored = NOT_STORED_OUTCOMES.some((outcome) => crawl.counts[outcome] > 0);
+      const skipped = site.notAdmitted.map((count) => NOT_ADMITTED[count.reason].short(count.urls)).join(', ');
       lines.push(
         `${site.site}: crawl ${crawl.id} ${crawl.state}${crawl.error ? ` (${crawl.error})` : ''}: ${formatCrawlCounts(crawl.counts)}` +
-          (unstored ? ` (why: winnow crawl-log ${site.site})` : ''),
+          (skipped ? `; not admitted: ${skipped}` : '') +
+          (unstored || skipped ? ` (why: winnow crawl-log ${site.site})` : ''),
       );
     } else lines.push(`${site.site}: never crawled`);
     lines.push(
