@@ -6,6 +6,7 @@ import { Client } from '@elastic/elasticsearch';
 import { DOCUMENT_SCHEME, ElasticsearchIndex, INDEX_BODY } from './elasticsearchIndex.js';
 import { parseQuery } from './query.js';
 import { documentIdFor, SearchIndexError, type IndexDocument } from './searchIndex.js';
+import { WORD_RULE_PHRASES, WORD_RULE_TEXT } from './testing/wordRule.js';
 import { elasticsearchForTests, type LocalElasticsearch } from './testing/localElasticsearch.js';
 
 const doc = (url: string, mainText: string, extractedAt = new Date('2026-11-01T00:00:00Z'), site = 'news', pageId = 1): IndexDocument => ({
@@ -51,9 +52,9 @@ describe('the Elasticsearch index (a real node)', () => {
     const aliases = await client.indices.getAlias({ name: alias });
     assert.deepEqual(Object.keys(aliases), [`${alias}-v1`]);
     const mapping = await client.indices.getMapping({ index: alias });
-    const mainText = mapping[`${alias}-v1`]?.mappings.properties?.main_text as { index_phrases?: boolean; fields?: Record<string, unknown> };
-    assert.equal(mainText.index_phrases, true);
-    assert.ok(mainText.fields?.exact);
+    const mainWords = mapping[`${alias}-v1`]?.mappings.properties?.main_words as { index_phrases?: boolean; analyzer?: string };
+    assert.equal(mainWords.index_phrases, true);
+    assert.equal(mainWords.analyzer, 'winnow_exact');
     assert.equal((mapping[`${alias}-v1`]?.mappings.properties?.url as { type: string } | undefined)?.type, 'keyword');
   });
 
@@ -79,6 +80,17 @@ describe('the Elasticsearch index (a real node)', () => {
     assert.equal((await cjk('京北')).total, 0);
     assert.match((await cjk('上海')).hits[0]?.highlights[0] ?? '', /<mark>上海<\/mark>有小雨/);
     await index.removeSite('cjk');
+    await index.refresh();
+  });
+
+  test('finds phrases typed as the page shows them where the standard tokenizer reads words its own way', async () => {
+    await index.upsert([doc('http://w.test/1', WORD_RULE_TEXT, undefined, 'words')]);
+    await index.refresh();
+    for (const phrase of WORD_RULE_PHRASES) assert.equal((await search(`"${phrase}"`, 'words')).total, 1, phrase);
+    for (const query of ['"non business"', '"1 billion"', '"ABT 264"']) assert.equal((await search(query, 'words')).total, 0, query);
+    const [hit] = (await search('"company\'s 300,000"', 'words')).hits;
+    assert.match(hit?.highlights[0] ?? '', /<mark>company&#39;s 300,000<\/mark>/);
+    await index.removeSite('words');
     await index.refresh();
   });
 

@@ -1,6 +1,7 @@
 import pRetry from 'p-retry';
 import { Client, errors } from '@elastic/elasticsearch';
 import { highlight } from './highlight.js';
+import { indexedWords } from './query.js';
 import { documentIdFor, SearchIndexError, type IndexDocument, type SearchIndex, type SearchRequest, type SearchResponse } from './searchIndex.js';
 
 export interface ElasticsearchIndexOptions {
@@ -23,6 +24,8 @@ interface StoredDocument {
   url: string;
   title: string;
   main_text: string;
+  /** The main text's words as queries read them (`indexedWords`): what phrases and terms match; left out of `_source`. */
+  main_words: string;
   template_version: number | null;
   extracted_at: string;
 }
@@ -30,18 +33,21 @@ interface StoredDocument {
 /**
  * The document scheme an index holds, recorded in its mapping's `_meta` (`winnow_document_scheme`):
  * what its ids mean and its mapping. 1 (no `_meta`): ids per URL. 2: ids per site and URL
- * (`documentIdFor`). `ensureReady` re-indexes an index of an older scheme; raise this whenever a
- * change to `INDEX_BODY` or to the ids needs the documents copied again.
+ * (`documentIdFor`). 3: queries match `main_words`. `ensureReady` re-indexes an index of an older
+ * scheme; raise this whenever a change to `INDEX_BODY` or to the ids needs the documents copied again.
  */
-export const DOCUMENT_SCHEME = 2;
+export const DOCUMENT_SCHEME = 3;
 
 /**
- * The index mapping. Only the server's built-in analysers exist on every node Winnow meets (the
- * Maven Central node has no analysis-common), so `main_text` is `standard`-analysed with
- * `index_phrases` (word pairs indexed, so phrase queries are fast) and `main_text.exact` uses a
- * fixed `standard`-tokenizer + `lowercase` analyser that quoted queries go to: if the main field
- * is ever given a stemming analyser, quoted phrases stay exact. The main text is one field in
- * document order, so a phrase across two consecutive blocks matches.
+ * The index mapping. Queries match `main_words`, the main text's words as the queries read them
+ * (`indexedWords`), analysed by a fixed `standard`-tokenizer + `lowercase` analyser with
+ * `index_phrases` (word pairs indexed, so phrase queries are fast): the tokenizer alone kept
+ * `company's`, `300,000` and `u.s` as one word each, which a query never sends, and a phrase
+ * touching one never matched. Only the server's built-in analysers exist on every node Winnow
+ * meets (the Maven Central node has no analysis-common, so no character filter could do it). The
+ * words are one field in document order, so a phrase across two consecutive blocks matches; they
+ * are left out of `_source`, which keeps the main text the hits show. `main_text` stays
+ * `standard`-analysed: while an index of scheme 2 is copied, queries also name its fields.
  */
 export const INDEX_BODY = (replicas: number) => ({
   settings: {
@@ -51,6 +57,7 @@ export const INDEX_BODY = (replicas: number) => ({
   },
   mappings: {
     _meta: { winnow_document_scheme: DOCUMENT_SCHEME },
+    _source: { excludes: ['main_words'] },
     dynamic: 'strict' as const,
     properties: {
       doc_id: { type: 'keyword' as const },
@@ -58,12 +65,8 @@ export const INDEX_BODY = (replicas: number) => ({
       site: { type: 'keyword' as const },
       url: { type: 'keyword' as const },
       title: { type: 'text' as const, analyzer: 'standard' },
-      main_text: {
-        type: 'text' as const,
-        analyzer: 'standard',
-        index_phrases: true,
-        fields: { exact: { type: 'text' as const, analyzer: 'winnow_exact', index_phrases: true } },
-      },
+      main_text: { type: 'text' as const, analyzer: 'standard' },
+      main_words: { type: 'text' as const, analyzer: 'winnow_exact', index_phrases: true },
       template_version: { type: 'keyword' as const },
       extracted_at: { type: 'date' as const },
     },
@@ -163,8 +166,22 @@ export class ElasticsearchIndex implements SearchIndex {
         query: {
           bool: {
             must: [
-              ...phrases.map((words) => ({ match_phrase: { 'main_text.exact': words.join(' ') } })),
-              ...(terms.length > 0 ? [{ match: { main_text: { query: terms.join(' '), operator: 'and' as const } } }] : []),
+              // Each also on the fields an index of scheme 2 matched, which answers while it is copied (`#reindex`).
+              ...phrases.map((words) => ({
+                bool: { should: [{ match_phrase: { main_words: words.join(' ') } }, { match_phrase: { 'main_text.exact': words.join(' ') } }] },
+              })),
+              ...(terms.length > 0
+                ? [
+                    {
+                      bool: {
+                        should: [
+                          { match: { main_words: { query: terms.join(' '), operator: 'and' as const } } },
+                          { match: { main_text: { query: terms.join(' '), operator: 'and' as const } } },
+                        ],
+                      },
+                    },
+                  ]
+                : []),
             ],
             filter: [{ terms: { site: [...request.sites] } }],
           },
@@ -260,7 +277,7 @@ export class ElasticsearchIndex implements SearchIndex {
       if ((await this.#indexBehindAlias())?.index !== old) return;
       await this.#write(
         next,
-        batch.documents.map((doc) => ({ ...doc, doc_id: documentIdFor(doc.site, doc.url) })),
+        batch.documents.map((doc) => ({ ...doc, doc_id: documentIdFor(doc.site, doc.url), main_words: indexedWords(doc.main_text) })),
       );
     }
     await this.#client.indices.refresh({ index: next });
@@ -384,6 +401,7 @@ function toStored(doc: IndexDocument): StoredDocument {
     url: doc.url,
     title: doc.title,
     main_text: doc.mainText,
+    main_words: indexedWords(doc.mainText),
     template_version: doc.templateVersion,
     extracted_at: doc.extractedAt.toISOString(),
   };

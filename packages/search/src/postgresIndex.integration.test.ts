@@ -9,6 +9,7 @@ import { createScratchDatabase, type ScratchDatabase } from '@winnow/storage/tes
 import { PostgresSearchIndex } from './postgresIndex.js';
 import { parseQuery } from './query.js';
 import { documentIdFor, type IndexDocument } from './searchIndex.js';
+import { WORD_RULE_PHRASES, WORD_RULE_TEXT } from './testing/wordRule.js';
 
 async function addSite(db: Db, name: string): Promise<number> {
   const [row] = await db.query<{ id: number }>(`INSERT INTO sites (name, config) VALUES ($1, '{}') RETURNING id`, [name]);
@@ -84,6 +85,14 @@ for (const kind of ['pglite', 'postgres'] as const) {
       for (const query of ['京北', '"北京上海"']) assert.equal((await search(query, ['cjk'])).total, 0, query);
       const [hit] = (await search('上海', ['cjk'])).hits;
       assert.match(hit?.highlights[0] ?? '', /<mark>上海<\/mark>有小雨/);
+    });
+
+    test('finds phrases typed as the page shows them where the text-search parser reads words its own way', async () => {
+      const url = 'http://127.0.0.1:1/words.html';
+      const page = await addPage(db, await addSite(db, 'words'), url);
+      await index.upsert([doc('words', page, url, WORD_RULE_TEXT)]);
+      for (const phrase of WORD_RULE_PHRASES) assert.equal((await search(`"${phrase}"`, ['words'])).total, 1, phrase);
+      for (const query of ['"non business"', '"1 billion"', '"ABT 264"']) assert.equal((await search(query, ['words'])).total, 0, query);
     });
 
     test('a search returns documents of the sites it lists only, and nothing for no site', async () => {

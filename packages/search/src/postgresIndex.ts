@@ -1,14 +1,17 @@
 import type { Queryable } from '@winnow/storage';
 import { highlight } from './highlight.js';
+import { indexedWords } from './query.js';
 import type { IndexDocument, SearchIndex, SearchRequest, SearchResponse } from './searchIndex.js';
 
 /**
  * The embedded default index: Postgres full-text search over `search_documents` (migration
- * 0001). The tsquery finds candidates through the GIN index — phrases with the phrase operator
- * (`phraseto_tsquery`), terms with `&` — and each phrase is then checked on `norm_text`, the main
- * text's words one space apart, so that a quoted phrase matches exactly its words in order and
- * nothing the tsvector parser would also accept. Documents are keyed by site and URL
- * (`documentIdFor`; migration 0002 re-keyed the rows of the URL-keyed scheme).
+ * 0001). Each document is stored with its title's and main text's words as the queries read them
+ * (`indexedWords`; migration 0012), which the tsvector and `norm_text` are made of. The tsquery
+ * finds candidates through the GIN index, every word of every phrase and term with `&`, and each
+ * phrase is then checked on `norm_text`, the main text's words one space apart, so that a quoted
+ * phrase matches exactly its words in order. (Not the phrase operator: a tsvector's positions stop
+ * at 16,383, and a phrase further into a long page could never match.) Documents are keyed by site
+ * and URL (`documentIdFor`; migration 0002 re-keyed the rows of the URL-keyed scheme).
  */
 export class PostgresSearchIndex implements SearchIndex {
   readonly kind = 'postgres';
@@ -23,10 +26,11 @@ export class PostgresSearchIndex implements SearchIndex {
   async upsert(documents: readonly IndexDocument[]): Promise<void> {
     if (documents.length === 0) return;
     await this.db.query(
-      `INSERT INTO search_documents (doc_id, page_id, site, url, title, main_text, template_version, extracted_at)
-       SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::timestamptz[])
+      `INSERT INTO search_documents (doc_id, page_id, site, url, title, main_text, template_version, extracted_at, title_words, main_words)
+       SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::timestamptz[], $9::text[], $10::text[])
        ON CONFLICT (doc_id) DO UPDATE SET page_id = excluded.page_id, site = excluded.site, url = excluded.url, title = excluded.title,
-         main_text = excluded.main_text, template_version = excluded.template_version, extracted_at = excluded.extracted_at, indexed_at = now()`,
+         main_text = excluded.main_text, template_version = excluded.template_version, extracted_at = excluded.extracted_at,
+         title_words = excluded.title_words, main_words = excluded.main_words, indexed_at = now()`,
       [
         documents.map((doc) => doc.docId),
         documents.map((doc) => doc.pageId),
@@ -36,6 +40,8 @@ export class PostgresSearchIndex implements SearchIndex {
         documents.map((doc) => doc.mainText),
         documents.map((doc) => doc.templateVersion),
         documents.map((doc) => doc.extractedAt.toISOString()),
+        documents.map((doc) => indexedWords(doc.title)),
+        documents.map((doc) => indexedWords(doc.mainText)),
       ],
     );
   }
@@ -57,7 +63,7 @@ export class PostgresSearchIndex implements SearchIndex {
       return `$${params.length}`;
     };
     const tsqueries = [
-      ...request.query.phrases.map((words) => `phraseto_tsquery('simple', ${param(words.join(' '))})`),
+      ...request.query.phrases.map((words) => `plainto_tsquery('simple', ${param(words.join(' '))})`),
       ...request.query.terms.map((term) => `plainto_tsquery('simple', ${param(term)})`),
     ];
     const conditions = [

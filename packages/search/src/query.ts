@@ -23,9 +23,9 @@ export class QueryError extends WinnowError {
 
 /**
  * Han ideographs and Hiragana, written without spaces between words: each character is a word, as
- * Elasticsearch's standard tokenizer reads them and as the Postgres index does (migration 0008,
- * the same ranges), so that a search for 北京 finds it inside 北京明天. Katakana keeps its runs, as
- * that tokenizer does.
+ * Elasticsearch's standard tokenizer reads them, so that a search for 北京 finds it inside 北京明天.
+ * Katakana keeps its runs, as that tokenizer does. Both indexes store the words this rule reads
+ * (`indexedWords`).
  */
 export const CHARACTER_WORDS = '\u3005\u3007\u3021-\u3029\u3038-\u303b\u3041-\u3096\u309d-\u309f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{3134f}';
 
@@ -48,9 +48,24 @@ export function isCharacterWord(word: string): boolean {
   return CHARACTER_WORD.test(word);
 }
 
-/** The words of a text, lower-cased, as the index sees them. */
+/**
+ * The words of a text, lower-cased, as the index sees them: the one word rule of queries and of the
+ * indexed text alike (`indexedWords`). A final sigma is a sigma, so that ΜΟΡΝΟΣ (lower-cased to
+ * μορνος) and a query typed μορνοσ meet.
+ */
 export function wordsOf(text: string): string[] {
-  return (text.match(WORD) ?? []).map((word) => word.toLowerCase());
+  return (text.match(WORD) ?? []).map((word) => word.toLowerCase().replaceAll('ς', 'σ'));
+}
+
+/**
+ * A text as the indexes store it for matching: its words (`wordsOf`), one space apart. Handing
+ * the engines these words, not the text, keeps their parsers from reading it their own way: Postgres's
+ * took `non-tech` for three words, `1.15` for one and `-263` for a negative number, Elasticsearch's
+ * `company's` and `300,000` for one word each, and a phrase typed as the page shows it then never
+ * matched.
+ */
+export function indexedWords(text: string): string {
+  return wordsOf(text).join(' ');
 }
 
 export function parseQuery(text: unknown): ParsedQuery {
