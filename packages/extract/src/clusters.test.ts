@@ -68,7 +68,10 @@ test('a site with enough pages but no page type of enough pages is one page type
   ];
   const clusters = clusterPages(pages, { minPages: 10 });
   assert.equal(clusters.length, 1);
-  assert.deepEqual(clusters[0]?.members, pages.map((_, i) => i));
+  assert.deepEqual(
+    clusters[0]?.members,
+    pages.map((_, i) => i),
+  );
   assert.equal(clusters[0]?.key, '/articles/:n.html');
   // One page fewer, and the site is too small for a template: its page types stay apart.
   assert.ok(clusterPages(pages.slice(1), { minPages: 10 }).length > 1);

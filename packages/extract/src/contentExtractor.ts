@@ -72,7 +72,6 @@ export function atomicUnits(tree: BlockTree): AtomicUnit[] {
  */
 const MIN_REPEATS = 2;
 
-
 export function repeatThreshold(otherPages: number, params: ContentExtractorParams): number {
   return Math.max(Math.min(MIN_REPEATS, otherPages), Math.ceil(params.repeatShare * otherPages));
 }
