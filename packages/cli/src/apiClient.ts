@@ -46,6 +46,11 @@ export class ApiClient {
     return this.field<Site>(await this.request('operate', 'POST', 'sites', input), 'site');
   }
 
+  /** `PATCH /sites/:name`: a JSON merge patch of the site's configuration. */
+  async updateSite(name: string, patch: Record<string, unknown>): Promise<Site> {
+    return this.field<Site>(await this.request('operate', 'PATCH', `sites/${encodeURIComponent(name)}`, patch), 'site');
+  }
+
   async listSites(): Promise<Site[]> {
     return this.field<Site[]>(await this.request('operate', 'GET', 'sites'), 'sites');
   }

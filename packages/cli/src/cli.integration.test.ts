@@ -135,6 +135,22 @@ describe('winnow, operating the embedded pipeline', () => {
       'example\thttp\tmax 5 URLs\tconcurrency 4, delay 0 ms\tprivate addresses allowed, no sitemaps\ttemplates v0\thttp://127.0.0.1:9/\n' +
         'mapped\thttp\tmax 1000 URLs\tconcurrency 2, delay 250 ms\tpublic addresses only, sitemaps\ttemplates v0\thttps://mapped.example/\tallow https://mapped.example/news/**\n',
     );
+    assert.equal(
+      (await inEnv('sites', 'update', 'example', '--max-pages', '7', '--delay-ms', '100', '--sitemaps')).stdout,
+      'updated site example: maxPages 7, delayMs 100, sitemaps true\n' +
+        'example\thttp\tmax 7 URLs\tconcurrency 4, delay 100 ms\tprivate addresses allowed, sitemaps\ttemplates v0\thttp://127.0.0.1:9/\n',
+    );
+    assert.equal(
+      (await inEnv('sites', 'update', 'example', '--reset', 'max-pages,sitemaps')).stdout,
+      'updated site example: maxPages 1000 (default), sitemaps false (default)\n' +
+        'example\thttp\tmax 1000 URLs\tconcurrency 4, delay 100 ms\tprivate addresses allowed, no sitemaps\ttemplates v0\thttp://127.0.0.1:9/\n',
+    );
+    await failsInEnv(['sites', 'update', 'example', '--reset', 'allow-private'], /seeds\.0: refused: 127\.0\.0\.1 is a private address/);
+    await failsInEnv(['sites', 'update', 'example', '--concurrency', '65'], /invalid site configuration: concurrency: /);
+    await failsInEnv(['sites', 'update', 'nosuch', '--max-pages', '3'], /no site named "nosuch"/);
+    await failsInEnv(['sites', 'update', 'example'], /nothing to change/);
+    await failsInEnv(['sites', 'update', 'example', '--max-pages', '3', '--reset', 'max-pages'], /maxPages: given a value and --reset at once/);
+    await failsInEnv(['sites', 'update', 'example', '--reset', 'seed'], /"seed" is not a setting with a default; those are: allow, max-pages/);
     await inEnv('sites', 'remove', 'mapped');
     await failsInEnv(['sites', 'add', 'example', '--seed', 'http://127.0.0.1:9/', '--allow-private'], /site "example" already exists/);
     await failsInEnv(['sites', 'add', 'other', '--seed', 'not-a-url'], /seeds\.0: must be an absolute http\(s\) URL/);

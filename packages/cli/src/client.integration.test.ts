@@ -87,6 +87,17 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     );
   });
 
+  test('sites update goes to the API as a merge patch and prints what local mode prints', async () => {
+    await winnow(OPERATE, 'sites', 'add', 'patched', '--seed', 'http://127.0.0.1:9/p/', '--max-pages', '50', '--template-every-ms', '0', '--allow-private');
+    const updated = await winnow(OPERATE, 'sites', 'update', 'patched', '--concurrency', '2', '--reset', 'max-pages');
+    const site = await findSite(rt.db, 'patched');
+    assert.deepEqual([site?.config.concurrency, site?.config.maxPages, site?.config.templateEveryMs], [2, 1000, 0], "the API's database has the change");
+    assert.equal(updated.stdout, `updated site patched: concurrency 2, maxPages 1000 (default)\n${formatSites(site ? [site] : [])}`);
+    await fails(OPERATE, ['sites', 'update', 'patched', '--render', 'fast'], /^winnow: invalid site configuration: render: /);
+    await fails(OPERATE, ['sites', 'update', 'nosuch', '--max-pages', '5'], /^winnow: no site named "nosuch"\n$/);
+    await winnow(OPERATE, 'sites', 'remove', 'patched');
+  });
+
   test('search with a search token prints what local mode prints', async () => {
     const [site] = await rt.db.query<{ id: number }>(`SELECT id FROM sites WHERE name = 'news'`);
     const documents = Array.from({ length: 12 }, (_, i) => ({

@@ -15,6 +15,7 @@ import {
   templateJob,
   startCrawl,
   stopCrawl,
+  updateSite,
   type PipelineStatus,
   type Runtime,
   type SearchParams,
@@ -34,6 +35,8 @@ export interface Operator {
   /** True when the pipeline's workers run only while this command runs them (embedded, a private Redis). */
   readonly runsWorkersHere: boolean;
   addSite(input: Record<string, unknown>): Promise<Site>;
+  /** Applies a JSON merge patch to the site's configuration (`updateSite`); returns the site as stored. */
+  updateSite(name: string, patch: Record<string, unknown>): Promise<Site>;
   listSites(): Promise<Site[]>;
   removeSite(name: string): Promise<void>;
   startCrawl(name: string): Promise<Crawl>;
@@ -62,6 +65,7 @@ export function localOperator(rt: Runtime): Operator {
   return {
     runsWorkersHere: rt.privateRedis,
     addSite: (input) => addSite(rt, input),
+    updateSite: (name, patch) => updateSite(rt, name, patch),
     listSites: () => listSites(rt.db),
     removeSite: (name) => removeSite(rt, name),
     startCrawl: (name) => startCrawl(rt, name),
@@ -93,6 +97,7 @@ export function remoteOperator(client: ApiClient): Operator {
   return {
     runsWorkersHere: false,
     addSite: (input) => client.addSite(input),
+    updateSite: (name, patch) => client.updateSite(name, patch),
     listSites: () => client.listSites(),
     removeSite: (name) => client.removeSite(name),
     startCrawl: (name) => client.startCrawl(name),

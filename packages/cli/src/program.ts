@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
 import { EVAL_METHOD_NAMES } from '@winnow/eval';
 import { NOT_STORED_OUTCOMES } from '@winnow/storage';
@@ -51,29 +51,29 @@ export function buildProgram(): Command {
     .action(lazy(operate, (module) => module.workerCommand));
 
   const sites = program.command('sites').description('the sites Winnow crawls');
-  sites
+  const add = sites
     .command('add')
     .description('add a site to crawl')
     .argument('<name>', 'a slug: lowercase letters, digits, hyphens')
-    .requiredOption('--seed <url...>', 'seed URLs')
-    .option('--allow <glob...>', "URL globs the crawl may follow (default: everything under the seeds' origins)")
-    .option(
-      '--max-pages <n>',
-      'URLs a crawl admits at most (sitemaps aside): each counts once admitted, stored or not (redirects, refused, disallowed and failed URLs too)',
-      positiveInteger,
+    .requiredOption('--seed <url...>', 'seed URLs');
+  for (const option of siteSettings()) add.addOption(option);
+  add.action(lazy(operate, (module) => module.sitesAddCommand));
+  const update = sites
+    .command('update')
+    .description("change some of a site's settings; the others keep theirs")
+    .argument('<name>')
+    .option('--seed <url...>', 'seed URLs (they replace the current ones)');
+  const settings = siteSettings();
+  for (const option of settings) update.addOption(option);
+  update
+    .addOption(
+      new Option(
+        '--reset <settings>',
+        `put settings back to their defaults, comma-separated or repeated: ${settings.map((option) => option.name()).join(', ')}`,
+      ).argParser(settingNames(settings)),
     )
-    .option('--max-depth <n>', 'links followed from a seed', nonNegativeInteger)
-    .option('--concurrency <n>', 'requests to one host in flight at once, across every crawler process', positiveInteger)
-    .option('--delay-ms <n>', "least time between two requests to one host (robots.txt's Crawl-delay can raise it)", nonNegativeInteger)
-    .option('--render <how>', 'http (default) or browser')
-    .option('--min-template-pages <n>', 'pages a page type needs before it gets a template', positiveInteger)
-    .option('--template-every-ms <n>', 'template preparation schedule; 0 turns it off', nonNegativeInteger)
-    .option('--allow-private', 'the site is on a private network: let the crawler connect to loopback and private addresses')
-    .option('--sitemaps', "also start from the sitemaps robots.txt names and each seed origin's /sitemap.xml")
-    .option('--max-sitemaps <n>', 'sitemap files a crawl fetches at most (default 1000)', positiveInteger)
-    .option('--recrawl-every-ms <n>', 'crawl the site again this often (conditional requests); 0: only on request', nonNegativeInteger)
-    .option('--max-pages-per-pattern <n>', 'pages of one URL pattern a crawl admits at most (a trap guard); 0: no cap', nonNegativeInteger)
-    .action(lazy(operate, (module) => module.sitesAddCommand));
+    .option('--json', 'print the site as JSON')
+    .action(lazy(operate, (module) => module.sitesUpdateCommand));
   sites
     .command('list')
     .description('list the sites')
@@ -218,6 +218,43 @@ export function buildProgram(): Command {
     );
 
   return program;
+}
+
+/**
+ * The settings of a site's configuration that `sites add` sets and `sites update` changes, each
+ * with a default (the seeds have none), declared once for both. Each flag's attribute is its
+ * configuration key, but `--allow-private`'s (commands/operate.ts maps it to `allowPrivateAddresses`).
+ */
+function siteSettings(): Option[] {
+  return [
+    new Option('--allow <glob...>', "URL globs the crawl may follow (default: everything under the seeds' origins)"),
+    new Option(
+      '--max-pages <n>',
+      'URLs a crawl admits at most (sitemaps aside): each counts once admitted, stored or not (redirects, refused, disallowed and failed URLs too)',
+    ).argParser(positiveInteger),
+    new Option('--max-depth <n>', 'links followed from a seed').argParser(nonNegativeInteger),
+    new Option('--concurrency <n>', 'requests to one host in flight at once, across every crawler process').argParser(positiveInteger),
+    new Option('--delay-ms <n>', "least time between two requests to one host (robots.txt's Crawl-delay can raise it)").argParser(nonNegativeInteger),
+    new Option('--render <how>', 'http (default) or browser'),
+    new Option('--min-template-pages <n>', 'pages a page type needs before it gets a template').argParser(positiveInteger),
+    new Option('--template-every-ms <n>', 'template preparation schedule; 0 turns it off').argParser(nonNegativeInteger),
+    new Option('--allow-private', 'the site is on a private network: let the crawler connect to loopback and private addresses'),
+    new Option('--sitemaps', "also start from the sitemaps robots.txt names and each seed origin's /sitemap.xml"),
+    new Option('--max-sitemaps <n>', 'sitemap files a crawl fetches at most (default 1000)').argParser(positiveInteger),
+    new Option('--recrawl-every-ms <n>', 'crawl the site again this often (conditional requests); 0: only on request').argParser(nonNegativeInteger),
+    new Option('--max-pages-per-pattern <n>', 'pages of one URL pattern a crawl admits at most (a trap guard); 0: no cap').argParser(nonNegativeInteger),
+  ];
+}
+
+/** `--reset`'s parser: settings named by their flags (`max-pages`), as the attributes those flags set (`maxPages`). */
+function settingNames(settings: readonly Option[]) {
+  const setting = (flag: string): string => {
+    const option = settings.find((candidate) => candidate.name() === flag);
+    if (!option)
+      throw new InvalidArgumentError(`"${flag}" is not a setting with a default; those are: ${settings.map((candidate) => candidate.name()).join(', ')}`);
+    return option.attributeName();
+  };
+  return (value: string, previous: string[] = []): string[] => [...previous, ...list(value).map(setting)];
 }
 
 /** A repeatable, comma-separated option: every value given, in order (the operation checks them). */

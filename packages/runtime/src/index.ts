@@ -24,6 +24,7 @@ export {
   recrawlScheduleId,
   syncSchedules,
   templateScheduleId,
+  updateSite,
   waitForIdle,
   type CrawlLogPage,
   type CrawlLogParams,

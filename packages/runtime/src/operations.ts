@@ -2,6 +2,7 @@ import { parseSiteConfig, SITE_NAME, type SiteConfig, WinnowError } from '@winno
 import { MAX_RESULT_WINDOW, parseQuery, type SearchResponse } from '@winnow/search';
 import {
   activeCrawl,
+  changeSiteConfig,
   crawlLog as readCrawlLog,
   deleteSite,
   findCrawl,
@@ -30,6 +31,7 @@ import {
   type TemplateSummary,
 } from '@winnow/storage';
 import { QUEUE_NAMES, TEMPLATE_JOB_RESULT, type FailedJob, type QueueCounts, type QueueName, type TemplateJobResult } from '@winnow/queue';
+import { isObject, mergePatch } from './mergePatch.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -102,19 +104,42 @@ export async function addSite(rt: Runtime, input: unknown): Promise<Site> {
   return site;
 }
 
+/** Replaces a site's whole configuration: what the body leaves out gets its default. */
 export async function replaceSite(rt: Runtime, name: string, input: unknown): Promise<Site> {
   siteName(name);
-  const body = typeof input === 'object' && input !== null ? input : {};
-  if ('name' in body && body.name !== name) {
-    throw new InvalidRequestError(
-      `the body names the site ${quoted(body.name)} and the path ${quoted(name)}: a site cannot be renamed (add it under the new name and remove the old one)`,
-    );
-  }
+  const body = isObject(input) ? input : {};
+  refuseRename(name, body);
   const config: SiteConfig = parseSiteConfig({ ...body, name });
   const site = await updateSiteConfig(rt.db, name, config);
   if (!site) throw new SiteNotFoundError(`no site named ${quoted(name)}`);
   await syncSchedules(rt, site);
   return site;
+}
+
+/**
+ * Changes some of a site's settings: `patch` is a JSON merge patch (RFC 7396) of its stored
+ * configuration, so the keys it holds replace theirs and a `null` removes one, which then gets its
+ * default. The merged configuration is validated by the one schema as a new one would be, and
+ * stored under a lock on the site's row (two patches at once both apply); its schedules follow, as
+ * `replaceSite`'s do. An operator changes `maxPages` without restating the seeds.
+ */
+export async function updateSite(rt: Runtime, name: string, patch: unknown): Promise<Site> {
+  await requireSite(rt, name);
+  if (!isObject(patch)) throw new InvalidRequestError("a site's patch must be a JSON object of the settings to change (null resets one to its default)");
+  refuseRename(name, patch);
+  const site = await changeSiteConfig(rt.db, name, (config) => parseSiteConfig(mergePatch(config, patch)));
+  if (!site) throw new SiteNotFoundError(`no site named ${quoted(name)}`); // removed since it was found
+  await syncSchedules(rt, site);
+  return site;
+}
+
+/** A body that names another site than its path: a site keeps its name (its pages, documents and jobs are filed under it). */
+function refuseRename(name: string, body: Record<string, unknown>): void {
+  if ('name' in body && body.name !== name) {
+    throw new InvalidRequestError(
+      `the body names the site ${quoted(body.name)} and the path ${quoted(name)}: a site cannot be renamed (add it under the new name and remove the old one)`,
+    );
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 export { DatabaseUnavailableError, openDb, type Db, type DbOptions, type Queryable } from './db.js';
 export { migrate, MIGRATIONS_DIR } from './migrate.js';
 export {
+  changeSiteConfig,
   deleteSite,
   findSite,
   findSiteById,

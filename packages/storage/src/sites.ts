@@ -1,5 +1,5 @@
 import { parseSiteConfig, type SiteConfig, WinnowError } from '@winnow/config';
-import type { Queryable } from './db.js';
+import type { Db, Queryable } from './db.js';
 
 export interface Site {
   id: number;
@@ -48,6 +48,18 @@ export async function updateSiteConfig(db: Queryable, name: string, config: Site
     JSON.stringify({ ...config, name }),
   ]);
   return rows[0] && toSite(rows[0]);
+}
+
+/**
+ * Changes a site's configuration by `change`, applied to the stored one while its row is locked:
+ * two changes made at once both apply, neither writes back what it read before the other. What
+ * `change` throws rolls the transaction back. Undefined when there is no such site.
+ */
+export async function changeSiteConfig(db: Db, name: string, change: (config: SiteConfig) => SiteConfig): Promise<Site | undefined> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.query<SiteRow>(`SELECT ${COLUMNS} FROM sites WHERE name = $1 FOR UPDATE`, [name]);
+    return rows[0] && updateSiteConfig(tx, name, change(toSite(rows[0]).config));
+  });
 }
 
 export async function findSite(db: Queryable, name: string): Promise<Site | undefined> {

@@ -46,6 +46,7 @@ const OPERATOR_CALLS: readonly [string, string, unknown?][] = [
   ['POST', '/sites', { name: 'doors', seeds: ['http://127.0.0.1:9/'], templateEveryMs: 0, allowPrivateAddresses: true }],
   ['GET', '/sites/doors'],
   ['PUT', '/sites/doors', { seeds: ['http://127.0.0.1:9/doors/'], templateEveryMs: 0, allowPrivateAddresses: true }],
+  ['PATCH', '/sites/doors', { maxPages: 20 }],
   ['POST', '/sites/doors/crawl'],
   ['GET', '/sites/doors/crawl'],
   ['GET', '/sites/doors/crawl/log'],
@@ -386,6 +387,40 @@ describe('the HTTP API', () => {
     assert.equal((await call('GET', '/sites/blog')).status, 404);
   });
 
+  test('sites: a PATCH is a merge patch of the configuration, validated whole; it answers the stored site', async () => {
+    const created = await call('POST', '/sites', {
+      body: { name: 'patched', seeds: ['http://127.0.0.1:9/p/'], maxPages: 50, delayMs: 300, templateEveryMs: 0, allowPrivateAddresses: true },
+    });
+    const patched = await call('PATCH', '/sites/patched', { body: { maxPages: 7, delayMs: null } });
+    assert.equal(patched.status, 200);
+    assert.deepEqual(patched.body.site.config, { ...created.body.site.config, maxPages: 7, delayMs: 0 }, 'the patched setting, the reset one, the rest kept');
+    assert.deepEqual((await call('GET', '/sites/patched')).body.site, patched.body.site);
+    const rfcType = await call('PATCH', '/sites/patched', { body: '{"concurrency": 2}', headers: { 'content-type': 'application/merge-patch+json' } });
+    assert.equal(rfcType.status, 200, "RFC 7396's media type is read as JSON");
+    assert.equal(rfcType.body.site.config.concurrency, 2);
+    const notForPost = await call('POST', '/sites', { body: '{}', headers: { 'content-type': 'application/merge-patch+json' } });
+    assert.equal(notForPost.status, 415, 'a merge patch is for PATCH only');
+
+    for (const [body, field] of [
+      [{ maxPages: 0 }, /invalid site configuration: maxPages: /],
+      [{ render: 'fast' }, /render: Invalid option/],
+      [{ seeds: null }, /seeds: /],
+      [{ maxPagez: 3 }, /maxPagez/],
+      [{ allowPrivateAddresses: false }, /seeds\.0: refused: 127\.0\.0\.1 is a private address/],
+      [{ name: 'renamed' }, /the body names the site "renamed" and the path "patched": a site cannot be renamed/],
+      [[{ maxPages: 5 }], /a site's patch must be a JSON object/],
+    ] as const) {
+      const refused = await call('PATCH', '/sites/patched', { body });
+      assert.equal(refused.status, 400, JSON.stringify(body));
+      assert.match(refused.body.error, field, JSON.stringify(body));
+    }
+    assert.deepEqual((await call('GET', '/sites/patched')).body.site.config, rfcType.body.site.config, 'nothing refused was stored');
+    const unknown = await call('PATCH', '/sites/nosuch', { body: { maxPages: 5 } });
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(unknown.body, { error: 'no site named "nosuch"' });
+    assert.equal((await call('DELETE', '/sites/patched')).status, 204);
+  });
+
   test('an unknown site is a 404 everywhere', async () => {
     for (const [method, path] of [
       ['GET', '/sites/nosuch'],
@@ -393,6 +428,7 @@ describe('the HTTP API', () => {
       ['POST', '/sites/nosuch/crawl/stop'],
       ['POST', '/sites/nosuch/templates'],
       ['GET', '/sites/nosuch/templates/health'],
+      ['PATCH', '/sites/nosuch'],
       ['DELETE', '/sites/nosuch'],
       ['GET', '/search?q=harbour&site=nosuch'],
       ['GET', '/templates?site=nosuch'],

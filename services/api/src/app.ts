@@ -16,11 +16,12 @@ import {
   templateJob,
   startCrawl,
   stopCrawl,
+  updateSite,
   type Runtime,
 } from '@winnow/runtime';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { bearerGuard, type Access } from './auth.js';
-import { parseJsonBody, requireJsonBody } from './body.js';
+import { JSON_MEDIA_TYPES, parseJsonBody, requireJsonBody } from './body.js';
 import { RequestRefusedError, statusOf } from './errors.js';
 import { hostGuard } from './hosts.js';
 
@@ -51,7 +52,8 @@ function stringParam(value: unknown, name: string): string | undefined {
 }
 
 /**
- * The HTTP API (Fastify), built without listening. Operators (an `operate` token): `/sites` CRUD,
+ * The HTTP API (Fastify), built without listening. Operators (an `operate` token): `/sites` CRUD
+ * (`PUT` replaces a site's configuration, `PATCH` changes some of its settings),
  * `/sites/:name/crawl` start, stop and status, `/sites/:name/crawl/log` the URLs not stored and
  * why (`outcome=refused,failed`, `crawl`, `page`, `size`), `/sites/:name/templates` prepare (a
  * job id) and `/sites/:name/templates/jobs/:id` that job's state and outcome,
@@ -91,10 +93,10 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
       checkHost(request.headers.host);
       checkToken(request.headers.authorization, access);
     }
-    requireJsonBody(request.headers);
+    requireJsonBody(request.method, request.headers);
   });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, async (_request: unknown, body: string) => parseJsonBody(body));
+  app.addContentTypeParser(JSON_MEDIA_TYPES, { parseAs: 'string' }, async (_request: unknown, body: string) => parseJsonBody(body));
 
   app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
     const status = statusOf(error);
@@ -138,6 +140,8 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
   app.post('/sites', async (request, reply) => reply.status(201).send({ site: await addSite(rt, request.body) }));
   app.get<{ Params: { name: string } }>('/sites/:name', async (request) => ({ site: await requireSite(rt, request.params.name) }));
   app.put<{ Params: { name: string } }>('/sites/:name', async (request) => ({ site: await replaceSite(rt, request.params.name, request.body) }));
+  /** A JSON merge patch (RFC 7396) of the site's configuration: the settings it names change, `null` resets one to its default. */
+  app.patch<{ Params: { name: string } }>('/sites/:name', async (request) => ({ site: await updateSite(rt, request.params.name, request.body) }));
   app.delete<{ Params: { name: string } }>('/sites/:name', async (request, reply) => {
     await removeSite(rt, request.params.name);
     return reply.status(204).send();

@@ -1,18 +1,22 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { RequestRefusedError } from './errors.js';
 
+/** The media types the API reads as JSON: `application/merge-patch+json` is RFC 7396's, for a `PATCH`. */
+export const JSON_MEDIA_TYPES = ['application/json', 'application/merge-patch+json'];
+
 /**
  * Refuses a request that carries a body in anything but JSON. A browser page on another origin
  * can send `text/plain`, form or multipart bodies without a CORS preflight, but never
- * `application/json`: requiring it (and never answering preflights) keeps such pages from acting
- * on the API. A request without a body passes; it still needs its bearer token.
+ * `application/json` (nor `application/merge-patch+json`, which a `PATCH` may name): requiring it
+ * (and never answering preflights) keeps such pages from acting on the API. A request without a
+ * body passes; it still needs its bearer token.
  */
-export function requireJsonBody(headers: IncomingHttpHeaders): void {
+export function requireJsonBody(method: string, headers: IncomingHttpHeaders): void {
   const hasBody = headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
   if (!hasBody) return;
   const [type, ...parameters] = headers['content-type']?.split(';') ?? [];
   const mediaType = type?.trim().toLowerCase();
-  if (mediaType === 'application/json') {
+  if (mediaType === 'application/json' || (method === 'PATCH' && mediaType === 'application/merge-patch+json')) {
     // JSON is UTF-8 (RFC 8259): a body declared otherwise would be read as something it is not.
     const charset = parameters.map((parameter) => parameter.trim().toLowerCase()).find((parameter) => parameter.startsWith('charset='));
     const declared = charset?.slice('charset='.length).replace(/^"(.*)"$/, '$1');
@@ -21,7 +25,7 @@ export function requireJsonBody(headers: IncomingHttpHeaders): void {
   }
   throw new RequestRefusedError(
     'body-not-json',
-    `a request body must be JSON sent with Content-Type: application/json (this one is ${mediaType ? mediaType : 'untyped'})`,
+    `a request body must be JSON sent with Content-Type: application/json${method === 'PATCH' ? ' or application/merge-patch+json' : ''} (this one is ${mediaType ? mediaType : 'untyped'})`,
   );
 }
 

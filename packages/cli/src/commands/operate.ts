@@ -56,8 +56,9 @@ export async function workerCommand(name: string): Promise<void> {
   );
 }
 
-export interface SiteAddFlags {
-  seed: string[];
+/** The site settings `sites add` and `sites update` take, as commander names their flags (`--max-pages` is `maxPages`). */
+export interface SiteSettingFlags {
+  seed?: string[];
   allowPrivate?: boolean;
   allow?: string[];
   maxPages?: number;
@@ -73,16 +74,52 @@ export interface SiteAddFlags {
   maxPagesPerPattern?: number;
 }
 
-export async function sitesAddCommand(name: string, flags: SiteAddFlags): Promise<void> {
+/** The configuration keys of the flags named otherwise; every other flag is named for its key. */
+const CONFIG_KEYS: Partial<Record<keyof SiteSettingFlags, string>> = { seed: 'seeds', allowPrivate: 'allowPrivateAddresses' };
+
+/** The flags given, by their configuration keys (the schema in packages/config checks their values). */
+function siteSettings(flags: object): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(flags)
+      .filter(([, value]) => value !== undefined)
+      .map(([flag, value]) => [CONFIG_KEYS[flag as keyof SiteSettingFlags] ?? flag, value]),
+  );
+}
+
+export async function sitesAddCommand(name: string, flags: SiteSettingFlags & { seed: string[] }): Promise<void> {
   await withOperator(async (operator) => {
-    const { seed, allowPrivate, ...rest } = flags;
-    const site = await operator.addSite({ name, seeds: seed, ...definedOnly(rest), ...(allowPrivate ? { allowPrivateAddresses: true } : {}) });
+    const site = await operator.addSite({ name, ...siteSettings(flags) });
     write(`added site ${site.name}: ${site.config.seeds.join(' ')}\n`);
   });
 }
 
-function definedOnly(flags: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+/**
+ * `winnow sites update <name>`: the settings given change and `--reset` ones go back to their
+ * defaults (as a merge patch: `null`), the others keep theirs. Prints what changed, then the site
+ * as `sites list` does.
+ */
+export async function sitesUpdateCommand(name: string, flags: SiteSettingFlags & { reset?: string[]; json?: boolean }): Promise<void> {
+  const { reset = [], json, ...given } = flags;
+  const changes = siteSettings(given);
+  const resets = siteSettings(Object.fromEntries(reset.map((flag) => [flag, null])));
+  const contradicted = Object.keys(resets).filter((key) => key in changes);
+  if (contradicted.length > 0) throw new UsageError(`${contradicted.join(', ')}: given a value and --reset at once; give one of them`);
+  if (Object.keys(changes).length + Object.keys(resets).length === 0) {
+    throw new UsageError('nothing to change: give the settings to change (such as --max-pages 500), or --reset <setting> for its default');
+  }
+  await withOperator(async (operator) => {
+    const site = await operator.updateSite(name, { ...changes, ...resets });
+    if (json) return void write(asJson(site));
+    const config: Record<string, unknown> = site.config;
+    const changed = [...Object.keys(changes), ...Object.keys(resets)].map((key) => `${key} ${formatSetting(config[key])}${key in resets ? ' (default)' : ''}`);
+    write(`updated site ${site.name}: ${changed.join(', ')}\n${formatSites([site])}`);
+  });
+}
+
+/** A setting's value as the update's summary says it: a list by its items, `[]` when empty. */
+function formatSetting(value: unknown): string {
+  if (Array.isArray(value)) return value.length > 0 ? value.join(' ') : '[]';
+  return String(value);
 }
 
 const asJson = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
