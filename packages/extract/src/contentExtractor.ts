@@ -63,7 +63,7 @@ export function atomicUnits(tree: BlockTree): AtomicUnit[] {
 
 /**
  * Other pages that must hold a similar block, at the least, for a block to be non-content (all of
- * them when there are fewer). One was enough before: in a small sample, a story two of its pages
+ * them when there are fewer, and one at least: with no other page, nothing repeats). One was enough before: in a small sample, a story two of its pages
  * carry (the same report under two URLs) lost its paragraphs as boilerplate on both. k-fold runs
  * cannot show it (a page is never in its own sample), and scored the same with two: `pipeline` lcs
  * F1 daniel -0.0001, dragnet +0.0001, cleanportaleval 0; `fastce+` -0.0004, +0.0003, -0.0004.
@@ -73,7 +73,7 @@ export function atomicUnits(tree: BlockTree): AtomicUnit[] {
 const MIN_REPEATS = 2;
 
 export function repeatThreshold(otherPages: number, params: ContentExtractorParams): number {
-  return Math.max(Math.min(MIN_REPEATS, otherPages), Math.ceil(params.repeatShare * otherPages));
+  return Math.max(1, Math.min(MIN_REPEATS, otherPages), Math.ceil(params.repeatShare * otherPages));
 }
 
 interface RepeatEntry {
