@@ -44,7 +44,7 @@ export function refusedAddress(address: string, allowPrivate: boolean): string |
   if (PRIVATE_RANGES.has(range)) {
     return allowPrivate
       ? null
-      : `${shown} is a private address (${range}); the site's configuration must allow private addresses (allowPrivateAddresses; winnow sites add --allow-private)`;
+      : `${shown} is a private address (${range}); the site's configuration must allow private addresses (allowPrivateAddresses: winnow sites add or sites update with --allow-private)`;
   }
   return `${shown} is not a public address (${range})`;
 }
@@ -57,7 +57,7 @@ export function refusedHost(hostname: string, allowPrivate: boolean): string | n
   const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   if (ipaddr.isValid(host)) return refusedAddress(host, allowPrivate);
   if (LOOPBACK_NAME.test(host) && !allowPrivate)
-    return `${host} is this machine; the site's configuration must allow private addresses (allowPrivateAddresses; winnow sites add --allow-private)`;
+    return `${host} is this machine; the site's configuration must allow private addresses (allowPrivateAddresses: winnow sites add or sites update with --allow-private)`;
   return null;
 }
 
