@@ -108,12 +108,15 @@ export function clusterPages(pages: readonly SitePage[], options: ClusterOptions
   let groups = [...byPattern.values()];
   for (const group of groups) group.signature = signatureOf(group.structures);
 
-  const merge = (into: Group, from: Group) => {
-    for (const [pattern, count] of from.patterns) into.patterns.set(pattern, (into.patterns.get(pattern) ?? 0) + count);
-    for (const member of from.members) into.members.push(member);
-    for (const structure of from.structures) into.structures.push(structure);
+  /** Moves every group of `from` into `into`, whose signature is then computed once. */
+  const merge = (into: Group, ...from: Group[]) => {
+    for (const group of from) {
+      for (const [pattern, count] of group.patterns) into.patterns.set(pattern, (into.patterns.get(pattern) ?? 0) + count);
+      for (const member of group.members) into.members.push(member);
+      for (const structure of group.structures) into.structures.push(structure);
+    }
     into.signature = signatureOf(into.structures);
-    groups = groups.filter((group) => group !== from);
+    groups = groups.filter((group) => !from.includes(group));
   };
 
   for (let merged = true; merged; ) {
@@ -141,9 +144,8 @@ export function clusterPages(pages: readonly SitePage[], options: ClusterOptions
 
   groups.sort((a, b) => b.members.length - a.members.length);
   const [largest, ...others] = groups;
-  if (largest && groups.reduce((sum, group) => sum + group.members.length, 0) >= settings.minPages) {
-    for (const small of others.filter((group) => group.members.length < settings.minPages)) merge(largest, small);
-  }
+  const rare = others.filter((group) => group.members.length < settings.minPages);
+  if (largest && rare.length > 0 && groups.reduce((sum, group) => sum + group.members.length, 0) >= settings.minPages) merge(largest, ...rare);
   return groups
     .sort((a, b) => b.members.length - a.members.length)
     .map((group) => {
