@@ -80,6 +80,7 @@ const { openRuntime, createLogger, addSite, startCrawl, waitForIdle, pipelineSta
 const { listStoredPages, loadRawPages } = await load('packages/storage/dist/index.js');
 const { blockLines, buildBlockTree, clusterPages, decodeHtml } = await load('packages/extract/dist/index.js');
 const { CHARACTER_WORDS, MAX_QUERY_LENGTH, wordsOf } = await load('packages/search/dist/query.js');
+const { seededRandom } = await load('packages/demo-corpus/dist/text.js');
 const { startCrawler } = await load('services/crawler/dist/index.js');
 const { normalizeUrl, trapReason } = await load('services/crawler/dist/urls.js');
 const { startTemplater } = await load('services/templater/dist/index.js');
@@ -280,18 +281,11 @@ const STOP_WORDS = new Set(
 );
 const trivialPhrase = (words) => words.every((word) => STOP_WORDS.has(word) || /^\p{N}+$/u.test(word));
 
-/** A deterministic generator of numbers in [0, 1) from a text (FNV-1a, then mulberry32). */
-function seededRandom(seedText) {
+/** A deterministic generator of numbers in [0, 1) from a text: its FNV-1a hash seeds the demo corpus's mulberry32. */
+function randomFrom(seedText) {
   let hash = 2166136261;
   for (const char of seedText) hash = Math.imul(hash ^ char.codePointAt(0), 16777619);
-  let state = hash >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return seededRandom(hash);
 }
 const randomInt = (random, n) => Math.floor(random() * n);
 const randomBetween = (random, low, high) => low + randomInt(random, high - low + 1);
@@ -328,7 +322,7 @@ function samplePhrases(layout, count, seed) {
 
   // A page, then a place in its gold text (a line weighted by its words): what a reader quotes, not one
   // phrase per line whatever its length (a list of link titles would outweigh the article's paragraphs).
-  let random = seededRandom(`${seed}:${layout.site}:inside`);
+  let random = randomFrom(`${seed}:${layout.site}:inside`);
   const insidePages = pages
     .map((page) => ({ page, lines: page.lines.filter((line) => line.tokens.length >= 5) }))
     .filter((candidate) => candidate.lines.length > 0)
@@ -349,7 +343,7 @@ function samplePhrases(layout, count, seed) {
   }
 
   // A page, then one of its line boundaries.
-  random = seededRandom(`${seed}:${layout.site}:across`);
+  random = randomFrom(`${seed}:${layout.site}:across`);
   const pairPages = pages
     .map((page) => ({
       page,
@@ -372,7 +366,7 @@ function samplePhrases(layout, count, seed) {
     });
   }
 
-  random = seededRandom(`${seed}:${layout.site}:boilerplate`);
+  random = randomFrom(`${seed}:${layout.site}:boilerplate`);
   const shownLines = [];
   for (const entry of layout.served) {
     let lines = [];
@@ -566,17 +560,7 @@ async function searchPhrases() {
     const indexedTexts = results.filter((result) => result.site === layout.site && result.indexed).map((result) => padded(referenceWords(result.indexedText)));
     const counts = {};
     for (const kind of ['inside', 'across', 'boilerplate']) {
-      counts[kind] = {
-        phrases: 0,
-        found: 0,
-        extraction: 0,
-        searchLayer: 0,
-        notIndexed: 0,
-        foundWithoutText: 0,
-        queryErrors: 0,
-        heldByIndex: 0,
-        hiddenBySearch: 0,
-      };
+      counts[kind] = noCounts();
       for (const phrase of sampled[kind]) {
         const c = counts[kind];
         c.phrases++;
@@ -685,19 +669,14 @@ async function searchPhrases() {
   return { seed: flags['search-seed'], perSite, phrases: phrasesOut };
 }
 
+/** A site's (or the sum's) counts for one kind of phrase, all zero. */
+function noCounts() {
+  return { phrases: 0, found: 0, extraction: 0, searchLayer: 0, notIndexed: 0, foundWithoutText: 0, queryErrors: 0, heldByIndex: 0, hiddenBySearch: 0 };
+}
+
 function printSearchReport(report) {
   const sum = (rows, kind) => {
-    const total = {
-      phrases: 0,
-      found: 0,
-      extraction: 0,
-      searchLayer: 0,
-      notIndexed: 0,
-      foundWithoutText: 0,
-      queryErrors: 0,
-      heldByIndex: 0,
-      hiddenBySearch: 0,
-    };
+    const total = noCounts();
     for (const row of rows) for (const key of Object.keys(total)) total[key] += row.counts[kind][key];
     return total;
   };
