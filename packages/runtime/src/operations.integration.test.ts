@@ -50,100 +50,91 @@ const BY_NAME: Record<string, (rt: Runtime, name: string) => Promise<unknown>> =
 };
 
 for (const kind of ['pglite', 'postgres'] as const) {
-  describe(`site names as they enter the operations (${kind})`, () => {
+  describe(`operations on sites (${kind})`, () => {
     let scratch: ScratchDatabase | undefined;
     let rt: Runtime;
     before(async () => {
       scratch = kind === 'postgres' ? await createScratchDatabase() : undefined;
       rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', ...(scratch ? { DATABASE_URL: scratch.url } : {}) }));
-      await addSite(rt, siteInput('news'));
     });
     after(async () => {
       await rt.close();
       await scratch?.drop();
     });
 
-    test('a name that cannot be a site (a NUL byte, wrong characters, spaces, too long) is "no site named …" in every operation', async () => {
-      for (const [operation, run] of Object.entries(BY_NAME)) {
-        for (const name of IMPOSSIBLE_NAMES) {
-          await assert.rejects(
-            run(rt, name),
-            (error: Error) => error instanceof SiteNotFoundError && error.message === `no site named ${JSON.stringify(name)}`,
-            `${operation}(${JSON.stringify(name)})`,
-          );
+    describe('site names as they enter the operations', () => {
+      before(() => addSite(rt, siteInput('news')));
+
+      test('a name that cannot be a site (a NUL byte, wrong characters, spaces, too long) is "no site named …" in every operation', async () => {
+        for (const [operation, run] of Object.entries(BY_NAME)) {
+          for (const name of IMPOSSIBLE_NAMES) {
+            await assert.rejects(
+              run(rt, name),
+              (error: Error) => error instanceof SiteNotFoundError && error.message === `no site named ${JSON.stringify(name)}`,
+              `${operation}(${JSON.stringify(name)})`,
+            );
+          }
         }
-      }
-      assert.equal((await requireSite(rt, 'news')).name, 'news', 'a real name still finds its site');
+        assert.equal((await requireSite(rt, 'news')).name, 'news', 'a real name still finds its site');
+      });
+
+      test('a very long name is quoted cut short in the message', async () => {
+        await assert.rejects(requireSite(rt, `\u0000${'y'.repeat(5000)}`), (error: Error) => error instanceof SiteNotFoundError && error.message.length < 150);
+      });
     });
 
-    test('a very long name is quoted cut short in the message', async () => {
-      await assert.rejects(requireSite(rt, `\u0000${'y'.repeat(5000)}`), (error: Error) => error instanceof SiteNotFoundError && error.message.length < 150);
-    });
-  });
-}
+    describe("changing some of a site's settings", () => {
+      const schedulers = async (siteId: number) => ({
+        template: (await rt.queues.queue('template').getJobScheduler(templateScheduleId(siteId)))?.every,
+        recrawl: (await rt.queues.queue('crawl').getJobScheduler(recrawlScheduleId(siteId)))?.every,
+      });
 
-for (const kind of ['pglite', 'postgres'] as const) {
-  describe(`changing some of a site's settings (${kind})`, () => {
-    let scratch: ScratchDatabase | undefined;
-    let rt: Runtime;
-    before(async () => {
-      scratch = kind === 'postgres' ? await createScratchDatabase() : undefined;
-      rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', ...(scratch ? { DATABASE_URL: scratch.url } : {}) }));
-    });
-    after(async () => {
-      await rt.close();
-      await scratch?.drop();
-    });
-    const schedulers = async (siteId: number) => ({
-      template: (await rt.queues.queue('template').getJobScheduler(templateScheduleId(siteId)))?.every,
-      recrawl: (await rt.queues.queue('crawl').getJobScheduler(recrawlScheduleId(siteId)))?.every,
-    });
+      test('a patch changes the settings it names, keeps the others, resets a null one to its default, and moves the schedules', async () => {
+        const added = await addSite(rt, { ...siteInput('patched'), allow: ['http://127.0.0.1:9/a/**'], maxPages: 50, delayMs: 300 });
+        assert.deepEqual(await schedulers(added.id), { template: undefined, recrawl: undefined });
+        const patched = await updateSite(rt, 'patched', { maxPages: 7, delayMs: null, recrawlEveryMs: 60_000, templateEveryMs: null, name: 'patched' });
+        assert.deepEqual(patched.config, { ...added.config, maxPages: 7, delayMs: 0, recrawlEveryMs: 60_000, templateEveryMs: 24 * 3600_000 });
+        assert.deepEqual((await requireSite(rt, 'patched')).config, patched.config, 'what it answers is what is stored');
+        assert.deepEqual(await schedulers(added.id), { template: 24 * 3600_000, recrawl: 60_000 });
+        const back = await updateSite(rt, 'patched', { recrawlEveryMs: 0, templateEveryMs: 0, allow: null });
+        assert.deepEqual(back.config.allow, [], 'a list is reset to its default too');
+        assert.deepEqual(await schedulers(added.id), { template: undefined, recrawl: undefined });
+        await removeSite(rt, 'patched');
+      });
 
-    test('a patch changes the settings it names, keeps the others, resets a null one to its default, and moves the schedules', async () => {
-      const added = await addSite(rt, { ...siteInput('patched'), allow: ['http://127.0.0.1:9/a/**'], maxPages: 50, delayMs: 300 });
-      assert.deepEqual(await schedulers(added.id), { template: undefined, recrawl: undefined });
-      const patched = await updateSite(rt, 'patched', { maxPages: 7, delayMs: null, recrawlEveryMs: 60_000, templateEveryMs: null, name: 'patched' });
-      assert.deepEqual(patched.config, { ...added.config, maxPages: 7, delayMs: 0, recrawlEveryMs: 60_000, templateEveryMs: 24 * 3600_000 });
-      assert.deepEqual((await requireSite(rt, 'patched')).config, patched.config, 'what it answers is what is stored');
-      assert.deepEqual(await schedulers(added.id), { template: 24 * 3600_000, recrawl: 60_000 });
-      const back = await updateSite(rt, 'patched', { recrawlEveryMs: 0, templateEveryMs: 0, allow: null });
-      assert.deepEqual(back.config.allow, [], 'a list is reset to its default too');
-      assert.deepEqual(await schedulers(added.id), { template: undefined, recrawl: undefined });
-      await removeSite(rt, 'patched');
-    });
+      test('a patch whose result the schema refuses names the field and stores nothing; a rename or a non-object is refused', async () => {
+        const added = await addSite(rt, siteInput('strict'));
+        await assert.rejects(
+          updateSite(rt, 'strict', { maxPages: 0, concurrency: 2 }),
+          (error: Error) => error instanceof SiteConfigError && /maxPages: /.test(error.message),
+        );
+        await assert.rejects(updateSite(rt, 'strict', { seeds: null }), (error: Error) => error instanceof SiteConfigError && /seeds: /.test(error.message));
+        await assert.rejects(updateSite(rt, 'strict', { maxPagez: 3 }), (error: Error) => error instanceof SiteConfigError && /maxPagez/.test(error.message));
+        await assert.rejects(
+          updateSite(rt, 'strict', { allowPrivateAddresses: null }),
+          (error: Error) => error instanceof SiteConfigError && /seeds\.0: refused: 127\.0\.0\.1 is a private address/.test(error.message),
+          'the whole merged configuration is checked: the seed needs what the patch takes away',
+        );
+        await assert.rejects(updateSite(rt, 'strict', { name: 'other' }), /the body names the site "other" and the path "strict": a site cannot be renamed/);
+        for (const patch of [null, [], 'maxPages=5', undefined]) {
+          await assert.rejects(updateSite(rt, 'strict', patch), InvalidRequestError, JSON.stringify(patch));
+        }
+        assert.deepEqual((await requireSite(rt, 'strict')).config, added.config);
+        await assert.rejects(
+          updateSite(rt, 'nosuch', { maxPages: 5 }),
+          (error: Error) => error instanceof SiteNotFoundError && error.message === 'no site named "nosuch"',
+        );
+        await removeSite(rt, 'strict');
+      });
 
-    test('a patch whose result the schema refuses names the field and stores nothing; a rename or a non-object is refused', async () => {
-      const added = await addSite(rt, siteInput('strict'));
-      await assert.rejects(
-        updateSite(rt, 'strict', { maxPages: 0, concurrency: 2 }),
-        (error: Error) => error instanceof SiteConfigError && /maxPages: /.test(error.message),
-      );
-      await assert.rejects(updateSite(rt, 'strict', { seeds: null }), (error: Error) => error instanceof SiteConfigError && /seeds: /.test(error.message));
-      await assert.rejects(updateSite(rt, 'strict', { maxPagez: 3 }), (error: Error) => error instanceof SiteConfigError && /maxPagez/.test(error.message));
-      await assert.rejects(
-        updateSite(rt, 'strict', { allowPrivateAddresses: null }),
-        (error: Error) => error instanceof SiteConfigError && /seeds\.0: refused: 127\.0\.0\.1 is a private address/.test(error.message),
-        'the whole merged configuration is checked: the seed needs what the patch takes away',
-      );
-      await assert.rejects(updateSite(rt, 'strict', { name: 'other' }), /the body names the site "other" and the path "strict": a site cannot be renamed/);
-      for (const patch of [null, [], 'maxPages=5', undefined]) {
-        await assert.rejects(updateSite(rt, 'strict', patch), InvalidRequestError, JSON.stringify(patch));
-      }
-      assert.deepEqual((await requireSite(rt, 'strict')).config, added.config);
-      await assert.rejects(
-        updateSite(rt, 'nosuch', { maxPages: 5 }),
-        (error: Error) => error instanceof SiteNotFoundError && error.message === 'no site named "nosuch"',
-      );
-      await removeSite(rt, 'strict');
-    });
-
-    test('patches of different settings made at once all apply', async () => {
-      await addSite(rt, siteInput('busy'));
-      const patches = [{ maxPages: 11 }, { maxDepth: 3 }, { concurrency: 2 }, { delayMs: 50 }, { sitemaps: true }, { maxSitemaps: 9 }];
-      await Promise.all(patches.map((patch) => updateSite(rt, 'busy', patch)));
-      const { config } = await requireSite(rt, 'busy');
-      assert.deepEqual([config.maxPages, config.maxDepth, config.concurrency, config.delayMs, config.sitemaps, config.maxSitemaps], [11, 3, 2, 50, true, 9]);
-      await removeSite(rt, 'busy');
+      test('patches of different settings made at once all apply', async () => {
+        await addSite(rt, siteInput('busy'));
+        const patches = [{ maxPages: 11 }, { maxDepth: 3 }, { concurrency: 2 }, { delayMs: 50 }, { sitemaps: true }, { maxSitemaps: 9 }];
+        await Promise.all(patches.map((patch) => updateSite(rt, 'busy', patch)));
+        const { config } = await requireSite(rt, 'busy');
+        assert.deepEqual([config.maxPages, config.maxDepth, config.concurrency, config.delayMs, config.sitemaps, config.maxSitemaps], [11, 3, 2, 50, true, 9]);
+        await removeSite(rt, 'busy');
+      });
     });
   });
 }
