@@ -1,5 +1,5 @@
 import { parseSiteConfig, SITE_NAME, type SiteConfig, WinnowError } from '@winnow/config';
-import { MAX_RESULT_WINDOW, parseQuery, type SearchResponse } from '@winnow/search';
+import { MAX_RESULT_WINDOW, parseQuery, type SearchHit } from '@winnow/search';
 import {
   activeCrawl,
   changeSiteConfig,
@@ -16,6 +16,7 @@ import {
   listTemplates,
   NOT_STORED_OUTCOMES,
   notAdmitted,
+  pagesStoodFor,
   requestCrawlStop,
   siteCounts,
   siteHealthHistory,
@@ -28,6 +29,8 @@ import {
   type PageFailure,
   type Site,
   type SiteCounts,
+  type StoodFor,
+  stoodForKey,
   type TemplateSummary,
 } from '@winnow/storage';
 import { QUEUE_NAMES, TEMPLATE_JOB_RESULT, type FailedJob, type QueueCounts, type QueueName, type TemplateJobResult } from '@winnow/queue';
@@ -314,12 +317,31 @@ export class InvalidRequestError extends WinnowError {
   }
 }
 
+/** How many of the URLs a hit stands for (`alsoAt`) it lists; `alsoAtTotal` counts them all. */
+export const MAX_ALSO_AT = 20;
+
+/**
+ * A search hit, with the other URLs of its site that its document stands for: a byte-identical
+ * copy or a page naming it canonical is indexed once, under this hit's URL.
+ */
+export interface SearchResultHit extends SearchHit {
+  alsoAt: string[];
+  alsoAtTotal: number;
+}
+
+export interface SearchResult {
+  total: number;
+  hits: SearchResultHit[];
+  page: number;
+  size: number;
+}
+
 /**
  * Runs a search; `page` counts from 1. Bad queries throw `QueryError`, bad paging
  * `InvalidRequestError`: results are paged no deeper than `MAX_RESULT_WINDOW` in either index, so
  * that paging never depends on which index answers. Only documents of sites that exist answer.
  */
-export async function search(rt: Runtime, params: SearchParams): Promise<SearchResponse & { page: number; size: number }> {
+export async function search(rt: Runtime, params: SearchParams): Promise<SearchResult> {
   const query = parseQuery(params.q);
   const page = params.page ?? 1;
   const size = params.size ?? 10;
@@ -332,7 +354,13 @@ export async function search(rt: Runtime, params: SearchParams): Promise<SearchR
   }
   const sites = params.site !== undefined ? [(await requireSite(rt, params.site)).name] : await listSiteNames(rt.db);
   const response = await rt.search.search({ query, sites, offset: (page - 1) * size, limit: size });
-  return { ...response, page, size };
+  const stoodFor = await pagesStoodFor(rt.db, response.hits, MAX_ALSO_AT);
+  const none: StoodFor = { urls: [], total: 0 };
+  const hits = response.hits.map((hit) => {
+    const { urls, total } = stoodFor.get(stoodForKey(hit)) ?? none;
+    return { ...hit, alsoAt: urls, alsoAtTotal: total };
+  });
+  return { total: response.total, hits, page, size };
 }
 
 export interface SiteStatus extends SiteCounts {

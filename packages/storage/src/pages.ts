@@ -212,6 +212,35 @@ export async function pagePresence(
   };
 }
 
+/** The other URLs of a site that a page's document stands for, as a search hit lists them. */
+export interface StoodFor {
+  /** The first `limit` of them, in code-point order. */
+  urls: string[];
+  total: number;
+}
+
+/**
+ * For each of these pages (site name and URL), the pages of its site recorded as its duplicates
+ * (`resolveDuplicates`): a search finds the page that stands for them, and whoever looks for one of
+ * them by its URL should see it there. Keyed by `stoodForKey`; pages standing for none are absent.
+ */
+export async function pagesStoodFor(db: Queryable, pages: readonly { site: string; url: string }[], limit: number): Promise<Map<string, StoodFor>> {
+  if (pages.length === 0) return new Map();
+  const rows = await db.query<{ site: string; url: string; urls: string[]; total: number }>(
+    `SELECT s.name AS site, p.duplicate_of AS url, (array_agg(p.url ORDER BY p.url COLLATE "C"))[1:$3] AS urls, count(*)::int AS total
+       FROM unnest($1::text[], $2::text[]) AS h(site, url)
+       JOIN sites s ON s.name = h.site
+       JOIN pages p ON p.site_id = s.id AND p.duplicate_of = h.url AND p.content_hash IS NOT NULL
+      GROUP BY s.name, p.duplicate_of`,
+    [pages.map((page) => page.site), pages.map((page) => page.url), limit],
+  );
+  return new Map(rows.map((row) => [stoodForKey(row), { urls: row.urls, total: row.total }]));
+}
+
+export function stoodForKey(page: { site: string; url: string }): string {
+  return `${page.site}\n${page.url}`;
+}
+
 /** What `resolveDuplicates` decided of a page. */
 export interface DuplicateDecision {
   pageId: number;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv, parseSiteConfig } from '@winnow/config';
-import { openRuntime, type Runtime } from '@winnow/runtime';
+import { openRuntime, type Runtime, search } from '@winnow/runtime';
 import { parseQuery } from '@winnow/search';
-import { findPageByUrl, insertCrawl, insertSite, markPageGone, saveExtraction, siteCounts, storeFetchedPage } from '@winnow/storage';
+import { findPageByUrl, insertCrawl, insertSite, markPageGone, pagesStoodFor, saveExtraction, siteCounts, storeFetchedPage } from '@winnow/storage';
 import { createScratchDatabase, type ScratchDatabase } from '@winnow/storage/testing';
 import { indexPages } from './index.js';
 
@@ -96,6 +96,21 @@ for (const kind of ['pglite', 'postgres'] as const)
       assert.equal(batch.indexed.length, 3);
       const counts = (await siteCounts(rt.db)).find((row) => row.site === site.name);
       assert.equal(counts?.duplicates, 3, "the site's status counts them");
+      const alsoAt = async (q: string) =>
+        (await search(rt, { q, site: site.name })).hits.map((hit) => ({
+          url: hit.url.slice(origin.length),
+          alsoAt: hit.alsoAt.map((url) => url.slice(origin.length)),
+          total: hit.alsoAtTotal,
+        }));
+      assert.deepEqual(
+        await alsoAt('harbour reopened'),
+        [{ url: '/article/3.html', alsoAt: ['/article/3.html?ref=home'], total: 1 }],
+        'a hit names the URLs it stands for',
+      );
+      assert.deepEqual(await alsoAt('lighthouse'), [{ url: '/section/world', alsoAt: ['/section/sport/'], total: 1 }]);
+      await indexPages(rt, [await storedPage(rt, site.id, '/article/3.html?ref=rss', article)]);
+      const [stoodFor] = (await pagesStoodFor(rt.db, [{ site: site.name, url: `${origin}/article/3.html` }], 1)).values();
+      assert.deepEqual(stoodFor, { urls: [`${origin}/article/3.html?ref=home`], total: 2 }, 'the first URLs, and how many in all');
     });
 
     test('a page naming another page of the site as canonical is indexed under that one, once it can be; a canonical elsewhere or in a loop is not followed', async () => {
@@ -108,6 +123,8 @@ for (const kind of ['pglite', 'postgres'] as const)
       await indexPages(rt, [canonical]);
       assert.deepEqual(await site.hits('ferry timetable'), ['/stories/7']);
       assert.equal(await site.duplicateOf('/story?id=7'), '/stories/7');
+      const [hit] = (await search(rt, { q: 'ferry timetable', site: site.name })).hits;
+      assert.deepEqual(hit?.alsoAt, [`${origin}/story?id=7`], 'a hit names the pages that name it canonical');
 
       const outside = await storedPage(rt, site.id, '/mirror', '<p>A mirrored tide table</p>', '/not-a-page-of-this-site');
       const loopA = await storedPage(rt, site.id, '/loop/a', '<p>Loop page alpha words</p>', '/loop/b');

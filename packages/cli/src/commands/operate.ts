@@ -377,6 +377,8 @@ export function formatSearch(query: string, result: SearchResult, tty: boolean):
   let text = `${result.total} page${result.total === 1 ? ' matches' : 's match'} ${query}${result.hits.length ? ` (showing ${first}-${first + result.hits.length - 1})` : ''}\n`;
   for (const hit of result.hits) {
     text += `\n${hit.title || '(no title)'} [${hit.site}]\n  ${hit.url}\n`;
+    if (hit.alsoAtTotal > 0)
+      text += `  also at ${hit.alsoAt.join(', ')}${hit.alsoAtTotal > hit.alsoAt.length ? ` and ${hit.alsoAtTotal - hit.alsoAt.length} more` : ''}\n`;
     for (const fragment of hit.highlights) text += `  ${renderHighlight(fragment, tty)}\n`;
   }
   return text;
