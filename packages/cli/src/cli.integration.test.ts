@@ -150,7 +150,8 @@ describe('winnow, operating the embedded pipeline', () => {
     await failsInEnv(['sites', 'update', 'nosuch', '--max-pages', '3'], /no site named "nosuch"/);
     await failsInEnv(['sites', 'update', 'example'], /nothing to change/);
     await failsInEnv(['sites', 'update', 'example', '--max-pages', '3', '--reset', 'max-pages'], /maxPages: given a value and --reset at once/);
-    await failsInEnv(['sites', 'update', 'example', '--reset', 'seed'], /"seed" is not a setting with a default; those are: allow, max-pages/);
+    await failsInEnv(['sites', 'update', 'example', '--reset', 'seed'], /"seed" cannot be reset: a site needs at least one seed URL \(--seed replaces them\)/);
+    await failsInEnv(['sites', 'update', 'example', '--reset', 'name'], /"name" is not a setting with a default; those are: allow, max-pages/);
     await inEnv('sites', 'remove', 'mapped');
     await failsInEnv(['sites', 'add', 'example', '--seed', 'http://127.0.0.1:9/', '--allow-private'], /site "example" already exists/);
     await failsInEnv(['sites', 'add', 'other', '--seed', 'not-a-url'], /seeds\.0: must be an absolute http\(s\) URL/);

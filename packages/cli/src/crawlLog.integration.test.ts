@@ -238,4 +238,71 @@ describe('what a crawl found and did not admit: counted by reason, in status and
       await new Promise((resolve) => server.close(resolve));
     }
   });
+  test("links on pages at the site's maxDepth are counted as beyond it, except those the crawl has already", async () => {
+    // Two pages at depth 1 link back to the home page and to each other (admitted already), to
+    // seven pages at depth 2 (two of them from both) and to one URL outside the site.
+    const links: Record<string, string[]> = {
+      '/': ['/d1/a', '/d1/b'],
+      '/d1/a': ['/', '/d1/b', '/d2/1', '/d2/2', '/d2/3', '/d2/4', 'https://elsewhere.example/x'],
+      '/d1/b': ['/', '/d1/a', '/d2/3', '/d2/4', '/d2/5', '/d2/6', '/d2/7'],
+    };
+    const requested: string[] = [];
+    const server = createServer((request, response) => {
+      requested.push(request.url ?? '');
+      if (request.url === '/robots.txt') return void response.writeHead(404).end();
+      const hrefs = (links[request.url ?? ''] ?? []).map((href) => `<a href="${href}">${href}</a>`).join(' ');
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(`Page ${request.url}`, hrefs));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-max-depth-')), 'pglite');
+    const env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
+    const winnow = (...args: string[]) => run(process.execPath, [main, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
+    try {
+      await winnow(
+        'sites',
+        'add',
+        'deep',
+        '--seed',
+        `${origin}/`,
+        '--allow-private',
+        '--max-depth',
+        '1',
+        '--template-every-ms',
+        '0',
+        '--min-template-pages',
+        '50',
+      );
+      const crawled = await winnow('crawl', 'deep');
+      assert.match(
+        crawled.stdout,
+        /^deep: crawl 1 finished: 3 stored, .*; not admitted: 1 outside the allowed URLs, 7 beyond maxDepth \(why: winnow crawl-log deep\)\n/,
+      );
+      assert.deepEqual(
+        requested.filter((path) => path.startsWith('/d2/')),
+        [],
+        'the links beyond maxDepth were not fetched',
+      );
+      const log = JSON.parse((await winnow('crawl-log', 'deep', '--json')).stdout);
+      const deep = Array.from({ length: 7 }, (_, i) => `${origin}/d2/${i + 1}`);
+      assert.deepEqual(
+        log.notAdmitted.map(({ reason, urls }: { reason: string; urls: number }) => ({ reason, urls })),
+        [
+          { reason: 'outside-allowed', urls: 1 },
+          { reason: 'max-depth', urls: 7 },
+        ],
+      );
+      const examples: string[] = log.notAdmitted[1].examples;
+      assert.equal(new Set(examples).size, 5, 'five examples, each once');
+      assert.ok(
+        examples.every((url) => deep.includes(url)),
+        `examples among the depth-2 pages: ${examples.join(' ')}`,
+      );
+      const text = (await winnow('crawl-log', 'deep')).stdout;
+      assert.equal(text.split('\n').at(-2), `crawl 1\tnot admitted\t7 URLs linked from pages at the site's maxDepth, not followed\te.g. ${examples.join(' ')}`);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });

@@ -250,6 +250,7 @@ function siteSettings(): Option[] {
 function settingNames(settings: readonly Option[]) {
   const setting = (flag: string): string => {
     const option = settings.find((candidate) => candidate.name() === flag);
+    if (flag === 'seed') throw new InvalidArgumentError('"seed" cannot be reset: a site needs at least one seed URL (--seed replaces them)');
     if (!option)
       throw new InvalidArgumentError(`"${flag}" is not a setting with a default; those are: ${settings.map((candidate) => candidate.name()).join(', ')}`);
     return option.attributeName();

@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { startApi } from '@winnow/api';
+import { loadEnv } from '@winnow/config';
 import { serveDemoWeb } from '@winnow/demo-corpus';
+import { addSite, openRuntime } from '@winnow/runtime';
+import { startTemplater } from '@winnow/templater';
 
 const main = fileURLToPath(new URL('./main.js', import.meta.url));
 const run = promisify(execFile);
@@ -47,6 +52,42 @@ describe('winnow templates prepare, embedded (the real CLI)', () => {
       }
     } finally {
       await web.close();
+    }
+  });
+});
+
+describe('winnow templates prepare --wait, remote (the real CLI, API, queue and templater)', () => {
+  test('a preparation that fails for good fails the command, with the job, its site and the reason', async () => {
+    const token = randomBytes(24).toString('hex');
+    // Two attempts, 20 ms apart: the job spends its retries in well under a second.
+    const rt = await openRuntime(
+      loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_API_TOKEN: token, WINNOW_JOB_ATTEMPTS: '2', WINNOW_JOB_BACKOFF_MS: '20' }),
+    );
+    const api = await startApi(rt, 0, '127.0.0.1');
+    const templater = await startTemplater(rt);
+    try {
+      await addSite(rt, { name: 'broken', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true, templateEveryMs: 0 });
+      // Every preparation starts by recording the current templates' health: without its table, each attempt fails.
+      await rt.db.exec('ALTER TABLE template_health RENAME TO template_health_moved');
+      const env = { ...process.env, WINNOW_API_URL: api.url, WINNOW_API_TOKEN: token, DATABASE_URL: '', REDIS_URL: '' };
+      const failed = await run(process.execPath, [main, 'templates', 'prepare', 'broken', '--wait'], { env }).then(
+        () => assert.fail('the command succeeded'),
+        (error: { code?: number; stdout?: string; stderr?: string }) => error,
+      );
+      const [, id] = /\(job (\d+)\)/.exec(failed.stderr ?? '') ?? [];
+      assert.ok(id, failed.stderr);
+      const answer = await fetch(`${api.url}/sites/broken/templates/jobs/${id}`, { headers: { authorization: `Bearer ${token}` } });
+      assert.deepEqual(
+        [answer.status, await answer.json()],
+        [200, { job: { id, site: 'broken', state: 'failed', result: null, error: 'relation "template_health" does not exist' } }],
+      );
+      assert.equal((await rt.queues.queue('template').getJob(id))?.attemptsMade, 2, 'the command waited for the retry before it gave up');
+      assert.deepEqual([failed.code, failed.stdout], [1, '']);
+      assert.equal(failed.stderr, `winnow: template preparation of broken (job ${id}) failed: relation "template_health" does not exist\n`);
+    } finally {
+      await templater.close();
+      await api.close();
+      await rt.close();
     }
   });
 });

@@ -27,7 +27,11 @@ export const SITE_NAME = z
 export const SITE_CONFIG_SCHEMA = z
   .object({
     name: SITE_NAME,
-    seeds: z.array(httpUrl).min(1, { message: 'needs at least one seed URL' }).max(1000),
+    // Missing or empty, the same: a site is crawled from its seeds.
+    seeds: z
+      .array(httpUrl, { error: (issue) => (issue.input === undefined ? 'needs at least one seed URL' : undefined) })
+      .min(1, { message: 'needs at least one seed URL' })
+      .max(1000),
     allow: z.array(z.string().trim().min(1)).max(100).default([]),
     maxPages: z.number().int().min(1).max(1_000_000).default(1000),
     maxDepth: z.number().int().min(0).max(100).default(20),

@@ -108,7 +108,12 @@ for (const kind of ['pglite', 'postgres'] as const) {
           updateSite(rt, 'strict', { maxPages: 0, concurrency: 2 }),
           (error: Error) => error instanceof SiteConfigError && /maxPages: /.test(error.message),
         );
-        await assert.rejects(updateSite(rt, 'strict', { seeds: null }), (error: Error) => error instanceof SiteConfigError && /seeds: /.test(error.message));
+        await assert.rejects(
+          updateSite(rt, 'strict', { seeds: null, maxPages: 5 }),
+          (error: Error) =>
+            error instanceof SiteConfigError &&
+            error.message === 'invalid site configuration: seeds: cannot be reset: a site needs at least one seed URL (give the seeds that replace them)',
+        );
         await assert.rejects(updateSite(rt, 'strict', { maxPagez: 3 }), (error: Error) => error instanceof SiteConfigError && /maxPagez/.test(error.message));
         await assert.rejects(
           updateSite(rt, 'strict', { allowPrivateAddresses: null }),

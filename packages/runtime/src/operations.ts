@@ -1,4 +1,4 @@
-import { parseSiteConfig, SITE_NAME, type SiteConfig, WinnowError } from '@winnow/config';
+import { parseSiteConfig, SITE_NAME, type SiteConfig, SiteConfigError, WinnowError } from '@winnow/config';
 import { MAX_RESULT_WINDOW, parseQuery, type SearchHit } from '@winnow/search';
 import {
   activeCrawl,
@@ -122,7 +122,7 @@ export async function replaceSite(rt: Runtime, name: string, input: unknown): Pr
 /**
  * Changes some of a site's settings: `patch` is a JSON merge patch (RFC 7396) of its stored
  * configuration, so the keys it holds replace theirs and a `null` removes one, which then gets its
- * default. The merged configuration is validated by the one schema as a new one would be, and
+ * default (the seeds have none: they can be replaced, not reset). The merged configuration is validated by the one schema as a new one would be, and
  * stored under a lock on the site's row (two patches at once both apply); its schedules follow, as
  * `replaceSite`'s do. An operator changes `maxPages` without restating the seeds.
  */
@@ -130,6 +130,10 @@ export async function updateSite(rt: Runtime, name: string, patch: unknown): Pro
   await requireSite(rt, name);
   if (!isObject(patch)) throw new InvalidRequestError("a site's patch must be a JSON object of the settings to change (null resets one to its default)");
   refuseRename(name, patch);
+  // A null resets a setting to its default; the seeds have none, and the schema would only say they are missing.
+  if (patch.seeds === null) {
+    throw new SiteConfigError('invalid site configuration: seeds: cannot be reset: a site needs at least one seed URL (give the seeds that replace them)');
+  }
   const site = await changeSiteConfig(rt.db, name, (config) => parseSiteConfig(mergePatch(config, patch)));
   if (!site) throw new SiteNotFoundError(`no site named ${quoted(name)}`); // removed since it was found
   await syncSchedules(rt, site);

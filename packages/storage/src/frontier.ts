@@ -100,6 +100,16 @@ export async function admitUrls(
   return { admitted: rows[0]?.admitted ?? 0, overBudget: rows[0]?.over_budget ?? [] };
 }
 
+/**
+ * Which of `urls` a crawl's frontier has: a link found beyond the site's `maxDepth` is counted as
+ * not admitted only when the crawl has not admitted it already (found nearer the seeds).
+ */
+export async function urlsInFrontier(db: Queryable, crawlId: number, urls: readonly string[]): Promise<Set<string>> {
+  if (urls.length === 0) return new Set();
+  const rows = await db.query<{ url: string }>('SELECT url FROM frontier WHERE crawl_id = $1 AND url = ANY($2::text[])', [crawlId, urls]);
+  return new Set(rows.map((row) => row.url));
+}
+
 interface LeasedRow {
   id: number;
   crawl_id: number;

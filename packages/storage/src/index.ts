@@ -45,6 +45,7 @@ export {
   releaseLeases,
   renewLeases,
   requeueUrl,
+  urlsInFrontier,
   type AdmissionLimits,
   type FrontierEntry,
   type FrontierKind,

@@ -2,10 +2,19 @@ import type { Queryable } from './db.js';
 
 /**
  * Why a URL a crawl found did not join its frontier: refused by the site's rules (outside its
- * allowed globs, a crawler trap, a sitemap on another origin) or left out by a budget of the crawl
- * (`maxPages`, `maxPagesPerPattern`, `maxSitemaps`).
+ * allowed globs, a crawler trap, a sitemap on another origin), linked from a page at the site's
+ * `maxDepth` (not followed), or left out by a budget of the crawl (`maxPages`,
+ * `maxPagesPerPattern`, `maxSitemaps`).
  */
-export const NOT_ADMITTED_REASONS = ['outside-allowed', 'trap', 'sitemap-elsewhere', 'max-pages', 'max-pages-per-pattern', 'max-sitemaps'] as const;
+export const NOT_ADMITTED_REASONS = [
+  'outside-allowed',
+  'trap',
+  'sitemap-elsewhere',
+  'max-depth',
+  'max-pages',
+  'max-pages-per-pattern',
+  'max-sitemaps',
+] as const;
 export type NotAdmittedReason = (typeof NOT_ADMITTED_REASONS)[number];
 
 /** Examples kept per crawl and reason: enough to recognise the URLs, never a row per URL. */

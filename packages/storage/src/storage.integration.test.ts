@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { parseSiteConfig } from '@winnow/config';
 import { DatabaseUnavailableError, openDb, type Db } from './db.js';
+import { insertCrawl } from './crawls.js';
+import { admitUrls, urlsInFrontier } from './frontier.js';
 import { migrate } from './migrate.js';
+import { notAdmitted, recordNotAdmitted } from './notAdmitted.js';
 import { findPage, upsertFetchedPage } from './pages.js';
 import { loadRawPages, storeRawPage } from './rawPages.js';
 import { deleteSite, findSite, insertSite, SiteExistsError } from './sites.js';
@@ -95,6 +98,26 @@ for (const kind of ['pglite', 'postgres'] as const) {
       assert.equal(count, 1);
       assert.deepEqual((await loadRawPages(db, [first])).get(first), body);
       assert.equal((await findPage(db, a))?.contentHash, first);
+    });
+
+    test('a crawl counts links beyond maxDepth it has not admitted, in reason order', async () => {
+      const stored = await findSite(db, 'example');
+      assert.ok(stored);
+      const crawl = await insertCrawl(db, stored.id);
+      await db.query("UPDATE crawls SET state = 'running' WHERE id = $1", [crawl.id]);
+      const entry = (url: string) => ({ url, host: '127.0.0.1:1', kind: 'page' as const, depth: 1, pattern: '/:slug' });
+      await admitUrls(db, crawl.id, stored.id, [entry('http://127.0.0.1:1/a')], { maxPages: 10, maxPerPattern: 0, maxSitemaps: 10 });
+      const urls = ['http://127.0.0.1:1/a', 'http://127.0.0.1:1/b'];
+      assert.deepEqual([...(await urlsInFrontier(db, crawl.id, urls))], ['http://127.0.0.1:1/a']);
+      await recordNotAdmitted(db, crawl.id, [
+        { reason: 'max-pages', urls: 2, examples: ['http://127.0.0.1:1/c', 'http://127.0.0.1:1/d'] },
+        { reason: 'max-depth', urls: 1, examples: ['http://127.0.0.1:1/b'] },
+      ]);
+      const counted = (await notAdmitted(db, crawl.id)).map(({ reason, urls }) => ({ reason, urls }));
+      assert.deepEqual(counted, [
+        { reason: 'max-depth', urls: 1 },
+        { reason: 'max-pages', urls: 2 },
+      ]);
     });
 
     test('site names are unique and deleting a site removes its pages', async () => {

@@ -374,6 +374,14 @@ describe('the HTTP API', () => {
     const malformed = await call('POST', '/sites', { body: { name: 'x', seeds: ['ftp//nope'] } });
     assert.equal(malformed.status, 400);
     assert.match(malformed.body.error, /seeds\.0: must be an absolute http\(s\) URL/);
+    for (const seeds of [undefined, []]) {
+      const seedless = await call('POST', '/sites', { body: { name: 'x', seeds } });
+      assert.deepEqual(
+        [seedless.status, seedless.body],
+        [400, { error: 'invalid site configuration: seeds: needs at least one seed URL' }],
+        'missing or empty, one reason',
+      );
+    }
     const unknownField = await call('POST', '/sites', { body: { name: 'y', seeds: ['http://127.0.0.1:9/'], maxPagez: 3, allowPrivateAddresses: true } });
     assert.equal(unknownField.status, 400);
     assert.match(unknownField.body.error, /maxPagez/);
@@ -404,7 +412,7 @@ describe('the HTTP API', () => {
     for (const [body, field] of [
       [{ maxPages: 0 }, /invalid site configuration: maxPages: /],
       [{ render: 'fast' }, /render: Invalid option/],
-      [{ seeds: null }, /seeds: /],
+      [{ seeds: null }, /^invalid site configuration: seeds: cannot be reset: a site needs at least one seed URL \(give the seeds that replace them\)$/],
       [{ maxPagez: 3 }, /maxPagez/],
       [{ allowPrivateAddresses: false }, /seeds\.0: refused: 127\.0\.0\.1 is a private address/],
       [{ name: 'renamed' }, /the body names the site "renamed" and the path "patched": a site cannot be renamed/],

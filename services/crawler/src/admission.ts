@@ -9,6 +9,7 @@ import {
   type Queryable,
   recordNotAdmitted,
   type Site,
+  urlsInFrontier,
 } from '@winnow/storage';
 import { hostKey, isAllowedUrl, normalizeUrl, trapReason } from './urls.js';
 
@@ -63,9 +64,18 @@ export function foundEntries(links: readonly string[], depth: number, rules: Adm
 }
 
 /**
+ * The links of a page at the site's `maxDepth`: none is followed, and those the site's rules
+ * would admit are counted as beyond that depth (the others keep their own reason).
+ */
+export function beyondMaxDepth(found: Found): Found {
+  return { entries: [], refused: [...found.refused, ...found.entries.map((entry) => ({ url: entry.url, reason: 'max-depth' as const }))] };
+}
+
+/**
  * Admits what was found to a crawl's frontier (`admitUrls`, within its budgets) and adds to the
- * crawl's log, counted by reason, the URLs the site's rules refused and those a budget left out:
- * why a page was not crawled, without a row per URL.
+ * crawl's log, counted by reason, the URLs the site's rules refused, those beyond its `maxDepth`
+ * that the crawl does not have already, and those a budget left out: why a page was not crawled,
+ * without a row per URL.
  */
 export async function admitFound(db: Queryable, crawlId: number, site: Site, found: Found): Promise<void> {
   const { overBudget } = await admitUrls(db, crawlId, site.id, found.entries, {
@@ -73,7 +83,13 @@ export async function admitFound(db: Queryable, crawlId: number, site: Site, fou
     maxPerPattern: site.config.maxPagesPerPattern,
     maxSitemaps: site.config.maxSitemaps,
   });
-  await recordNotAdmitted(db, crawlId, [...countNotAdmitted(found.refused), ...overBudget]);
+  const admitted = await urlsInFrontier(
+    db,
+    crawlId,
+    found.refused.filter((refusal) => refusal.reason === 'max-depth').map((refusal) => refusal.url),
+  );
+  const refused = found.refused.filter((refusal) => !admitted.has(refusal.url));
+  await recordNotAdmitted(db, crawlId, [...countNotAdmitted(refused), ...overBudget]);
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   touchPage,
   upsertFetchedPage,
 } from '@winnow/storage';
-import { admitFound, type Found, foundEntries, frontierEntry, refusedLink } from './admission.js';
+import { admitFound, beyondMaxDepth, type Found, foundEntries, frontierEntry, refusedLink } from './admission.js';
 import type { BrowserRenderer } from './browser.js';
 import { type FetchedResponse, FetchError, type Fetcher } from './fetcher.js';
 import { headerCanonical, readLinks } from './links.js';
@@ -178,8 +178,9 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
   const page = readLinks(html, response.url);
   const rules = { config: site.config, trackingParams: context.trackingParams };
   const robotsHeader = (headers['x-robots-tag'] ?? '').toLowerCase();
-  if (leased.depth < site.config.maxDepth && !page.nofollow && !/\b(?:nofollow|none)\b/.test(robotsHeader)) {
-    await admit(context, leased, site, foundEntries(page.links, leased.depth + 1, rules));
+  if (!page.nofollow && !/\b(?:nofollow|none)\b/.test(robotsHeader)) {
+    const links = foundEntries(page.links, leased.depth + 1, rules);
+    await admit(context, leased, site, leased.depth < site.config.maxDepth ? links : beyondMaxDepth(links));
   }
   // The page's canonical URL (its own `<link rel="canonical">`, else the one its `Link` header
   // names) is the address its document belongs under (the indexer files this page as its duplicate

@@ -207,6 +207,10 @@ const NOT_ADMITTED: Record<NotAdmittedReason, { short: (count: number) => string
     short: (count) => `${counted(count, 'sitemap')} elsewhere`,
     full: (count) => `${counted(count, 'sitemap')} not on the site's own origins`,
   },
+  'max-depth': {
+    short: (count) => `${count} beyond maxDepth`,
+    full: (count) => `${counted(count, 'URL')} linked from pages at the site's maxDepth, not followed`,
+  },
   'max-pages': {
     short: (count) => `${count} over maxPages`,
     full: (count) => `the crawl's page budget (the site's maxPages) was reached: ${counted(count, 'more URL')} not admitted`,
