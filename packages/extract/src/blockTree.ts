@@ -31,6 +31,8 @@ export interface Block {
   readonly items: BlockItem[];
   /** Characters of own text (whitespace included) that sit inside links (`<a href>`). */
   linkChars: number;
+  /** Of `linkChars`, those inside links to a place on the same page (`href="#…"`): a heading's permalink, a table of contents. */
+  fragmentLinkChars: number;
   /** Characters of own text, whitespace included. */
   textChars: number;
   /** Own `<a href>` elements, `<img>` elements and `<script>` elements (ContentExtractor's features). */
@@ -77,6 +79,7 @@ interface OpenElement {
   opensBlock: boolean;
   skips: boolean;
   isLink: boolean;
+  isFragmentLink?: boolean;
   /** An `<html>` or `<head>` start tag inside the head, which a browser ignores (`documentHead.ts`). */
   ignoredInHead?: boolean;
   /** How many such ignored entries lay right beneath this one on the stack when it was pushed. */
@@ -142,6 +145,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
       end: 0,
       items: [],
       linkChars: 0,
+      fragmentLinkChars: 0,
       textChars: 0,
       links: 0,
       images: 0,
@@ -163,6 +167,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   let depth = 2;
   let skipDepth = 0;
   let linkDepth = 0;
+  let fragmentLinkDepth = 0;
   let shownChars = 0;
   /** The open `<head>` that started a skipped subtree, until it ends. */
   let openHead: OpenElement | null = null;
@@ -239,6 +244,10 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
             current.links++;
             element.isLink = true;
             linkDepth++;
+            if (attribs.href.trim().startsWith('#')) {
+              element.isFragmentLink = true;
+              fragmentLinkDepth++;
+            }
           }
         } else if (tag === 'img') {
           current.images++;
@@ -271,6 +280,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
         else items.push(text);
         current.textChars += text.length;
         if (linkDepth > 0) current.linkChars += text.length;
+        if (fragmentLinkDepth > 0) current.fragmentLinkChars += text.length;
       },
       onclosetag() {
         const element = pop();
@@ -285,6 +295,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
           return;
         }
         if (element.isLink) linkDepth--;
+        if (element.isFragmentLink) fragmentLinkDepth--;
         if (element.opensBlock && current.parent) {
           current.end = blocks.length;
           current = current.parent;

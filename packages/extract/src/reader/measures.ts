@@ -11,6 +11,8 @@ export interface SubtreeMeasures {
   readonly chars: Float64Array;
   /** Characters of text inside links, white space included (`Block.linkChars`). */
   readonly linkChars: Float64Array;
+  /** Of those, characters inside links to the same page (`Block.fragmentLinkChars`). */
+  readonly fragmentLinkChars: Float64Array;
   /** Characters of text, white space included (`Block.textChars`), the denominator of link density. */
   readonly textChars: Float64Array;
   /** Commas of any script (Latin, Arabic, CJK full-width and ideographic). */
@@ -26,13 +28,14 @@ export interface SubtreeMeasures {
   readonly hasLineBlock: Uint8Array;
 }
 
-const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+export const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 export function subtreeMeasures(tree: BlockTree): SubtreeMeasures {
   const n = tree.blocks.length;
   const measures = {
     chars: new Float64Array(n),
     linkChars: new Float64Array(n),
+    fragmentLinkChars: new Float64Array(n),
     textChars: new Float64Array(n),
     commas: new Float64Array(n),
     paragraphs: new Float64Array(n),
@@ -56,6 +59,7 @@ export function subtreeMeasures(tree: BlockTree): SubtreeMeasures {
     measures.chars[i] = chars;
     measures.commas[i] = commas;
     measures.linkChars[i] = block.linkChars;
+    measures.fragmentLinkChars[i] = block.fragmentLinkChars;
     measures.textChars[i] = block.textChars;
     measures.images[i] = block.images;
     measures.inputs[i] = block.inputs;
@@ -66,6 +70,7 @@ export function subtreeMeasures(tree: BlockTree): SubtreeMeasures {
   const sums = [
     measures.chars,
     measures.linkChars,
+    measures.fragmentLinkChars,
     measures.textChars,
     measures.commas,
     measures.paragraphs,

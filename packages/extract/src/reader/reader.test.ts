@@ -180,4 +180,31 @@ ${section('What we do', 'harbour cleanup, the dredging, the new pontoons', 'volu
     assert.equal(extractReader('just some plain words').text, 'just some plain words');
     assert.equal(extractReader('<div><span>Opening hours</span><br><span>Mon-Fri 9-5</span></div>').text, 'Opening hours\nMon-Fri 9-5');
   });
+
+  describe('cards of other stories inside the article', () => {
+    const card = (slug: string, headline: string, standfirst: string, href = `/news/${slug}.html`) =>
+      `<div class="item"><h3><a href="${href}">${headline}</a></h3><div class="date">14:37 19.12.2011</div><div class="announce">${standfirst}</div></div>`;
+    const page = (inside: string) =>
+      `<html><body><nav><a href="/">Home</a></nav><div class="main"><div class="story"><h1>Council agrees budget</h1><p>${prose('bridge repair')}</p><p>${prose('library extension')}</p><p>${prose('road maintenance')}</p><div class="context">${inside}</div></div></div></body></html>`;
+
+    it('drops two or more headline cards linking elsewhere, with their standfirsts, which link density keeps', () => {
+      const { text } = extractReader(page(card('quay', 'Harbour quay reopens', prose('quay')) + card('tram', 'Tram line extension', prose('tram'))));
+      assertHas(text, 'bridge repair', 'road maintenance');
+      assertLacks(text, 'Harbour quay reopens', 'The quay was discussed', 'The tram was discussed', '14:37');
+    });
+
+    it('keeps a single card, headings linking to their own place on the page, and cards beside a long section', () => {
+      assertHas(extractReader(page(card('quay', 'Harbour quay reopens', prose('quay')))).text, 'The quay was discussed');
+      const permalinks = card('a', 'Harbour quay reopens', prose('quay'), '#quay') + card('b', 'Tram line extension', prose('tram'), '#tram');
+      assertHas(extractReader(page(permalinks)).text, 'The quay was discussed', 'The tram was discussed');
+      const long = card('a', 'Harbour quay reopens', prose('quay')) + card('b', 'Tram line extension', `${prose('tram')} ${prose('campus')} ${prose('depot')}`);
+      assertHas(extractReader(page(long)).text, 'The quay was discussed', 'The tram was discussed');
+    });
+
+    it('keeps cards that are most of the article: a listing, a list article', () => {
+      const restaurants = [1, 2, 3, 4].map((n) => card(`r${n}`, `Restaurant number ${n} by the quay`, prose(`restaurant number ${n}`))).join('');
+      const listing = `<html><body><div class="main"><h1>Best harbour restaurants</h1><p>${prose('restaurant guide')}</p>${restaurants}</div></body></html>`;
+      assertHas(extractReader(listing).text, 'The restaurant number 3 was discussed');
+    });
+  });
 });
