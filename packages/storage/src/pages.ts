@@ -172,6 +172,19 @@ export async function storedInCrawl(
   return row && { status: row.status, headers: row.headers, body: Buffer.from(row.body) };
 }
 
+/**
+ * A page's stored answer (status, headers and body) when it has a body: what a 304 stands for, so
+ * that the links of an unchanged page are followed as a changed one's are.
+ */
+export async function storedAnswer(db: Queryable, pageId: number): Promise<{ status: number; headers: Record<string, string>; body: Buffer } | undefined> {
+  const rows = await db.query<{ status: number; headers: Record<string, string>; body: Uint8Array }>(
+    'SELECT p.status, p.headers, r.body FROM pages p JOIN raw_pages r ON r.content_hash = p.content_hash WHERE p.id = $1',
+    [pageId],
+  );
+  const row = rows[0];
+  return row && { status: row.status, headers: row.headers, body: Buffer.from(row.body) };
+}
+
 /** A fetch that found the page unchanged (304, or the same body): only its time moves. */
 export async function touchPage(db: Queryable, pageId: number, crawlId: number): Promise<void> {
   await db.query('UPDATE pages SET fetched_at = now(), crawl_id = $2 WHERE id = $1', [pageId, crawlId]);

@@ -5,12 +5,12 @@ import { extractionJobId, startWorker, type Worker } from '@winnow/queue';
 import { type Runtime, type Service, syncSchedules, whileUnavailable } from '@winnow/runtime';
 import {
   CrawlActiveError,
+  claimRevisits,
   type Completion,
   completeUrls,
   failCrawl,
   findSiteById,
   insertCrawl,
-  knownPageUrls,
   type LeasedUrl,
   leaseUrls,
   listSites,
@@ -22,9 +22,10 @@ import {
   settleCrawl,
   startQueuedCrawl,
   unextractedPages,
+  unreachedPageUrls,
 } from '@winnow/storage';
 import { Redis } from 'ioredis';
-import { admitFound, startingEntries } from './admission.js';
+import { admitFound, revisitEntries, startingEntries } from './admission.js';
 import { BrowserRenderer } from './browser.js';
 import { Fetcher, type Resolve } from './fetcher.js';
 import { type HostPace, Politeness } from './politeness.js';
@@ -256,6 +257,7 @@ export class Crawler implements Service {
     while (await this.#startQueuedCrawl()) {}
     const open = await openCrawlIds(this.#rt.db);
     for (const crawlId of open) {
+      await this.#admitRevisits(crawlId);
       const ended = await settleCrawl(this.#rt.db, crawlId);
       if (ended) await this.#onCrawlEnded(crawlId, ended);
     }
@@ -263,8 +265,24 @@ export class Crawler implements Service {
   }
 
   /**
-   * Takes one queued crawl and admits what it starts from, in one transaction: seeds, the site's
-   * known pages (a recrawl), sitemaps. A browser crawl without a Chromium fails at once, saying so.
+   * Once nothing else of a running crawl is queued or in flight, admits the pages its site has that
+   * no link of it reached (revisited, their links not followed), once per crawl, whichever crawler
+   * process comes first; the crawl cannot end before (`settleCrawl`).
+   */
+  async #admitRevisits(crawlId: number): Promise<void> {
+    const { db } = this.#rt;
+    await db.transaction(async (tx) => {
+      const siteId = await claimRevisits(tx, crawlId);
+      const site = siteId === undefined ? undefined : await findSiteById(tx, siteId);
+      if (!site) return;
+      const unreached = await unreachedPageUrls(tx, site.id, crawlId, site.config.maxPages);
+      await admitFound(tx, crawlId, site, { entries: revisitEntries(site.config, unreached), refused: [] });
+    });
+  }
+
+  /**
+   * Takes one queued crawl and admits what it starts from, in one transaction: its seeds and
+   * sitemaps, whether it is the site's first crawl or a recrawl. A browser crawl without a Chromium fails at once, saying so.
    */
   async #startQueuedCrawl(): Promise<boolean> {
     const { db, env, log } = this.#rt;
@@ -281,8 +299,7 @@ export class Crawler implements Service {
         );
         return crawl;
       }
-      const known = await knownPageUrls(tx, site.id, site.config.maxPages);
-      await admitFound(tx, crawl.id, site, { entries: startingEntries(site.config, known, this.#context.trackingParams), refused: [] });
+      await admitFound(tx, crawl.id, site, { entries: startingEntries(site.config, this.#context.trackingParams), refused: [] });
       return crawl;
     });
     if (started) log.info({ crawl: started.id, site: started.siteId }, 'crawl started');
