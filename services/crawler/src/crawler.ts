@@ -40,7 +40,7 @@ export interface CrawlerOptions {
 
 /** How often open crawls are checked for an end, and queued ones for a start, at most. */
 const HOUSEKEEPING_MS = 500;
-/** Site rows are read again after this long (an operator may have changed the configuration). */
+/** Site rows are read again after this long (an operator may have changed the configuration), and at each new crawl of the site. */
 const SITE_CACHE_MS = 5000;
 /** Completed URLs are written together: at most this many, at most this long after the first. */
 const COMPLETION_BATCH = 64;
@@ -70,7 +70,8 @@ export class Crawler implements Service {
   readonly #fetcher: Fetcher;
   readonly #context: VisitContext;
   readonly #active = new Map<number, Promise<void>>();
-  readonly #sites = new Map<number, { site: Site | undefined; expires: number }>();
+  /** Site rows as last read, each for the crawl it was read for: a new crawl reads its site again. */
+  readonly #sites = new Map<number, { site: Site | undefined; crawlId: number; expires: number }>();
   /** Hosts that asked to wait, and until when: their URLs are not leased before then. */
   readonly #hostWaits = new Map<string, number>();
   readonly #admitted = new Map<number, Set<string>>();
@@ -188,7 +189,7 @@ export class Crawler implements Service {
 
   async #visitAndRecord(leased: LeasedUrl): Promise<void> {
     const { db, env, log } = this.#rt;
-    const site = await this.#site(leased.siteId);
+    const site = await this.#site(leased.siteId, leased.crawlId);
     if (!site) return; // the site was removed: its frontier went with it
     let result: Visit;
     try {
@@ -243,11 +244,16 @@ export class Crawler implements Service {
     return [...this.#hostWaits.keys()];
   }
 
-  async #site(siteId: number): Promise<Site | undefined> {
+  /**
+   * A site's row, cached for `SITE_CACHE_MS` within one crawl: the first URL of a new crawl reads it
+   * again, so that settings changed just before a crawl (a larger `maxPages`, wider globs) apply to
+   * all of it, not only once the cache of a long-running crawler expires.
+   */
+  async #site(siteId: number, crawlId: number): Promise<Site | undefined> {
     const cached = this.#sites.get(siteId);
-    if (cached && cached.expires > Date.now()) return cached.site;
+    if (cached && cached.crawlId === crawlId && cached.expires > Date.now()) return cached.site;
     const site = await findSiteById(this.#rt.db, siteId);
-    this.#sites.set(siteId, { site, expires: Date.now() + SITE_CACHE_MS });
+    this.#sites.set(siteId, { site, crawlId, expires: Date.now() + SITE_CACHE_MS });
     return site;
   }
 

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
-import { addSite, crawlLog, openRuntime, type Runtime, type Service, startCrawl, stopCrawl } from '@winnow/runtime';
+import { addSite, crawlLog, openRuntime, replaceSite, type Runtime, type Service, startCrawl, stopCrawl, updateSite } from '@winnow/runtime';
 import { type Crawl, findCrawl, findPageByUrl, findSite } from '@winnow/storage';
 import { startCrawler } from './crawler.js';
 import { crawlToEnd } from './testing/crawlToEnd.js';
@@ -67,6 +67,7 @@ async function serveSite(options: { latencyMs?: number } = {}): Promise<TestSite
 /**
  * Every crawl, the first or a recrawl, starts from the seeds and follows links under the site's
  * current settings; an unchanged page (304) still has its links followed, from its stored body.
+ * The crawler runs as a long-lived worker: a site's settings changed just before a crawl apply to it.
  */
 describe('a recrawl follows links under the current settings', () => {
   let rt: Runtime;
@@ -92,6 +93,68 @@ describe('a recrawl follows links under the current settings', () => {
     await crawler.close();
     await rt.close();
     for (const site of sites) await site.close();
+  });
+
+  test('a larger maxPages: the recrawl fetches the pages the first crawl left out, and the unchanged ones answer 304', async () => {
+    const site = await newSite();
+    await addSite(rt, { name: 'capped', seeds: [`${site.origin}/`], maxPages: 5, allowPrivateAddresses: true, templateEveryMs: 0 });
+    const first = await crawl('capped');
+    assert.equal(first.counts.stored, 5);
+    const log = await crawlLog(rt, 'capped');
+    assert.deepEqual(
+      log.notAdmitted.map((entry) => [entry.reason, entry.urls]),
+      [['max-pages', 17]],
+    );
+
+    await updateSite(rt, 'capped', { maxPages: 100 });
+    const second = await crawl('capped');
+    assert.deepEqual({ stored: second.counts.stored, unchanged: second.counts.unchanged }, { stored: 17, unchanged: 5 });
+    assert.equal(site.notModified.length, 5, 'the pages stored before answered 304 to their ETags');
+    assert.deepEqual(await storedPaths('capped', site.origin), [...PATHS].sort());
+    assert.deepEqual((await crawlLog(rt, 'capped')).notAdmitted, [], 'nothing is over maxPages any more');
+
+    // maxPages counts per crawl: a third crawl under a small budget again admits that many, all unchanged.
+    await updateSite(rt, 'capped', { maxPages: 5 });
+    const third = await crawl('capped');
+    assert.deepEqual({ stored: third.counts.stored, unchanged: third.counts.unchanged }, { stored: 0, unchanged: 5 });
+  });
+
+  test('wider globs: the recrawl follows the links of an unchanged page that the old globs refused', async () => {
+    const site = await newSite();
+    await addSite(rt, {
+      name: 'narrow',
+      seeds: [`${site.origin}/`],
+      allow: [`${site.origin}/articles/*`],
+      allowPrivateAddresses: true,
+      templateEveryMs: 0,
+    });
+    const first = await crawl('narrow');
+    assert.equal(first.counts.stored, 21, 'the seed and the 20 articles');
+    assert.ok(!(await storedPaths('narrow', site.origin)).includes('/about.html'));
+
+    await updateSite(rt, 'narrow', { allow: null });
+    const second = await crawl('narrow');
+    assert.deepEqual({ stored: second.counts.stored, unchanged: second.counts.unchanged }, { stored: 1, unchanged: 21 });
+    assert.ok(site.notModified.includes('/'), 'the home page answered 304: its links came from its stored body');
+    assert.deepEqual(await storedPaths('narrow', site.origin), [...PATHS].sort());
+  });
+
+  test('a new seed and no globs (a replaced site): the recrawl reaches every page from the new seed', async () => {
+    const site = await newSite();
+    await addSite(rt, {
+      name: 'replaced',
+      seeds: [`${site.origin}/articles/19.html`],
+      allow: [`${site.origin}/articles/*`],
+      allowPrivateAddresses: true,
+      templateEveryMs: 0,
+    });
+    const first = await crawl('replaced');
+    assert.equal(first.counts.stored, 2, 'article 19 and article 20');
+
+    await replaceSite(rt, 'replaced', { name: 'replaced', seeds: [`${site.origin}/articles/20.html`], allowPrivateAddresses: true, templateEveryMs: 0 });
+    const second = await crawl('replaced');
+    assert.deepEqual({ stored: second.counts.stored, unchanged: second.counts.unchanged }, { stored: 20, unchanged: 2 });
+    assert.deepEqual(await storedPaths('replaced', site.origin), [...PATHS].sort());
   });
 
   test('a stopped crawl: the next one fetches the URLs the stop cancelled', async () => {
