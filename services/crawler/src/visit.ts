@@ -72,8 +72,11 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
     // A process that died holding this URL may have stored the page first: it is answered from
     // what was stored (links admitted again, extraction queued once), not fetched a second time.
     const stored = await storedInCrawl(context.rt.db, site.id, leased.url, leased.crawlId);
-    const previous = stored ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
-    if (stored) return answer(context, leased, site, { url: leased.url, ...stored }, previous);
+    if (stored) {
+      const { hadBefore, ...response } = stored;
+      const previous = hadBefore ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
+      return answer(context, leased, site, { url: leased.url, ...response }, previous);
+    }
   }
   const pace: HostPace = { intervalMs: config.delayMs, maxInFlight: config.concurrency };
   const rules = await context.robots.rulesFor(url.origin, (robotsUrl) => context.politeFetch(robotsUrl, pace, config.allowPrivateAddresses));
