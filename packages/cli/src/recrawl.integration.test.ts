@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { loadEnv } from '@winnow/config';
 import { crawlToEnd } from '@winnow/crawler/testing';
 import { addSite, openRuntime, pipelineStatus, type Runtime, type Service, search, startCrawl, waitForIdle } from '@winnow/runtime';
@@ -108,5 +114,65 @@ describe('a recrawl: 304s, a changed page, a removed page and a moved one (the e
     assert.deepEqual({ gone: crawl.counts.gone, refused: crawl.counts.refused }, { gone: 1, refused: 0 });
     const status = (await pipelineStatus(rt)).sites.find((site) => site.site === 'harbour');
     assert.equal(status?.gone, 2);
+  });
+});
+
+describe('a recrawl after maxPages grew fetches the pages the first crawl left out (the real CLI, embedded)', () => {
+  const main = fileURLToPath(new URL('./main.js', import.meta.url));
+  const run = promisify(execFile);
+  let server: Server;
+  let env: NodeJS.ProcessEnv;
+  const conditional: string[] = [];
+  const winnow = async (...args: string[]) => (await run(process.execPath, [main, ...args], { env, maxBuffer: 16 * 1024 * 1024 })).stdout;
+  const articles = Array.from({ length: 20 }, (_, i) => `/articles/${i + 1}.html`);
+  const pages = new Map<string, Served>([
+    [
+      '/',
+      {
+        status: 200,
+        etag: '"home"',
+        body: article('The home page of the capped site.', ['/about.html', ...articles].map((href) => `<a href="${href}">${href}</a>`).join('')),
+      },
+    ],
+    ['/about.html', { status: 200, etag: '"about"', body: article('About the capped site and who writes it.') }],
+    ...articles.map((path, i): [string, Served] => [
+      path,
+      { status: 200, etag: `"${i}"`, body: article(`Article ${i + 1} of the capped site tells its story.`) },
+    ]),
+  ]);
+
+  before(async () => {
+    server = mutableSite(pages, conditional);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-recrawl-')), 'pglite');
+    env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
+    await winnow(
+      'sites',
+      'add',
+      'capped',
+      '--seed',
+      `${origin}/`,
+      '--allow-private',
+      '--max-pages',
+      '5',
+      '--template-every-ms',
+      '0',
+      '--min-template-pages',
+      '50',
+    );
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  test('5 stored and 17 over maxPages; after sites update --max-pages 100, 17 stored and 5 unchanged', async () => {
+    assert.match(await winnow('crawl', 'capped'), /crawl 1 finished: 5 stored, 0 unchanged.*; not admitted: 17 over maxPages/);
+    await winnow('sites', 'update', 'capped', '--max-pages', '100');
+    const second = await winnow('crawl', 'capped', '--wait');
+    assert.match(second, /crawl 2 finished: 17 stored, 5 unchanged, 0 moved, 0 gone, 0 refused, 0 disallowed, 0 failed\n/);
+    assert.equal(conditional.length, 5, 'the 5 pages stored before answered 304');
+    assert.match(second, /pages: 22 stored/);
   });
 });

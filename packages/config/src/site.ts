@@ -67,9 +67,10 @@ export const SITE_CONFIG_SCHEMA = z
      */
     maxSitemaps: z.number().int().min(1).max(100_000).default(1000),
     /**
-     * Crawl the site again this often (milliseconds; 0: only on request). Every crawl after the
-     * first revisits the known pages with conditional requests: unchanged pages cost a 304,
-     * changed ones are extracted again, 404/410 remove a page from the index.
+     * Crawl the site again this often (milliseconds; 0: only on request). Every crawl starts from
+     * the seeds under the current settings; pages the site has are fetched with conditional
+     * requests: unchanged pages cost a 304 (their links still followed), changed ones are extracted
+     * again, 404/410 remove a page from the index.
      */
     recrawlEveryMs: z
       .number()

@@ -161,7 +161,7 @@ export async function requestCrawlStop(db: Queryable, id: number): Promise<Crawl
 /**
  * Brings a crawl to its end when nothing is left of it: a stopping crawl's queued URLs, and URLs
  * whose lease has lapsed (their crawler died), are cancelled; a crawl with no URL queued or leased
- * any more ends — `stopped` if it was stopping, `failed` if nothing at all could be fetched, else
+ * any more (a running one once its revisits were admitted too: `claimRevisits`) ends — `stopped` if it was stopping, `failed` if nothing at all could be fetched, else
  * `finished`. Safe to call from any process at any time: exactly one caller ends the crawl.
  * Returns the state this call ended it in, or null when it did not end it.
  */
@@ -186,7 +186,7 @@ export async function settleCrawl(db: Queryable, id: number): Promise<CrawlState
                      THEN 'nothing could be fetched: ' || coalesce((SELECT first_error FROM counts), 'every response was refused')
                      ELSE c.error END,
         finished_at = now()
-      WHERE c.id = $1 AND c.state IN ('running', 'stopping')
+      WHERE c.id = $1 AND (c.state = 'stopping' OR (c.state = 'running' AND c.revisits_admitted))
         AND NOT EXISTS (SELECT 1 FROM frontier WHERE crawl_id = $1 AND state IN ('queued', 'leased'))
       RETURNING c.state`,
     [id],
@@ -199,6 +199,24 @@ export async function settleCrawl(db: Queryable, id: number): Promise<CrawlState
     [id],
   );
   return stopped[0]?.state ?? null;
+}
+
+/**
+ * Claims, for the caller's transaction, the admission of a running crawl's revisits: the pages
+ * its site has that no link of the crawl reached (`unreachedPageUrls`). A crawl starts from its
+ * seeds and sitemaps alone, so that every link is judged under the site's current settings; once
+ * nothing else of it is queued or in flight, whichever crawler claims this first admits them,
+ * exactly once per crawl. Returns the crawl's site id, or undefined when there is nothing to claim.
+ */
+export async function claimRevisits(tx: Queryable, id: number): Promise<number | undefined> {
+  const rows = await tx.query<{ site_id: number }>(
+    `UPDATE crawls SET revisits_admitted = true
+      WHERE id = $1 AND state = 'running' AND NOT revisits_admitted
+        AND NOT EXISTS (SELECT 1 FROM frontier WHERE crawl_id = $1 AND state IN ('queued', 'leased'))
+      RETURNING site_id`,
+    [id],
+  );
+  return rows[0]?.site_id;
 }
 
 /** Ends a crawl at once as failed (a browser crawl without a browser, say), cancelling what it had queued. */

@@ -11,7 +11,11 @@ export interface FrontierEntry {
   kind: FrontierKind;
   depth: number;
   pattern: string;
-  /** A page the site had before this crawl: fetched with its validators. */
+  /**
+   * A page the site had that no link of this crawl reached, admitted once nothing else was left
+   * (`unreachedPageUrls`): revisited for changes, removals and moves, its links not followed. (Every
+   * page the site has is fetched with its validators, revisit or not.)
+   */
   revisit?: boolean;
 }
 
@@ -215,9 +219,19 @@ export async function releaseLeases(db: Queryable, owner: string): Promise<void>
   await db.query(`UPDATE frontier SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1 AND state = 'leased'`, [owner]);
 }
 
-/** The site's pages that have a body: a new crawl revisits them (conditionally), so that changes, removals and moves are seen. */
-export async function knownPageUrls(db: Queryable, siteId: number, limit: number): Promise<string[]> {
-  const rows = await db.query<{ url: string }>(`SELECT url FROM pages WHERE site_id = $1 AND content_hash IS NOT NULL ORDER BY id LIMIT $2`, [siteId, limit]);
+/**
+ * The site's pages that have a body and that a crawl has not admitted (no link of it reached them),
+ * at most `limit`: revisited at its end (conditionally), so that changes, removals and moves are
+ * seen even of pages nothing links to any more.
+ */
+export async function unreachedPageUrls(db: Queryable, siteId: number, crawlId: number, limit: number): Promise<string[]> {
+  const rows = await db.query<{ url: string }>(
+    `SELECT p.url FROM pages p
+      WHERE p.site_id = $1 AND p.content_hash IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM frontier f WHERE f.crawl_id = $2 AND f.url = p.url)
+      ORDER BY p.id LIMIT $3`,
+    [siteId, crawlId, limit],
+  );
   return rows.map((row) => row.url);
 }
 

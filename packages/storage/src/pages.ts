@@ -156,17 +156,34 @@ export async function previousFetch(db: Queryable, siteId: number, url: string):
 /**
  * The page at `url` as this crawl stored it (or found it unchanged), with its body: what a process
  * that takes over a dead one's lapsed URL answers from, instead of fetching the page again.
+ * `hadBefore` says whether an earlier crawl of the site stored it (or found it unchanged): only
+ * then is the stored page compared as an earlier fetch, else it counts as new.
  */
 export async function storedInCrawl(
   db: Queryable,
   siteId: number,
   url: string,
   crawlId: number,
-): Promise<{ status: number; headers: Record<string, string>; body: Buffer } | undefined> {
-  const rows = await db.query<{ status: number; headers: Record<string, string>; body: Uint8Array }>(
-    `SELECT p.status, p.headers, r.body FROM pages p JOIN raw_pages r ON r.content_hash = p.content_hash
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer; hadBefore: boolean } | undefined> {
+  const rows = await db.query<{ status: number; headers: Record<string, string>; body: Uint8Array; had_before: boolean }>(
+    `SELECT p.status, p.headers, r.body,
+            EXISTS (SELECT 1 FROM frontier f WHERE f.site_id = $1 AND f.url = $2 AND f.crawl_id < $3 AND f.outcome IN ('stored', 'unchanged')) AS had_before
+       FROM pages p JOIN raw_pages r ON r.content_hash = p.content_hash
       WHERE p.site_id = $1 AND p.url = $2 AND p.crawl_id = $3`,
     [siteId, url, crawlId],
+  );
+  const row = rows[0];
+  return row && { status: row.status, headers: row.headers, body: Buffer.from(row.body), hadBefore: row.had_before };
+}
+
+/**
+ * A page's stored answer (status, headers and body) when it has a body: what a 304 stands for, so
+ * that the links of an unchanged page are followed as a changed one's are.
+ */
+export async function storedAnswer(db: Queryable, pageId: number): Promise<{ status: number; headers: Record<string, string>; body: Buffer } | undefined> {
+  const rows = await db.query<{ status: number; headers: Record<string, string>; body: Uint8Array }>(
+    'SELECT p.status, p.headers, r.body FROM pages p JOIN raw_pages r ON r.content_hash = p.content_hash WHERE p.id = $1',
+    [pageId],
   );
   const row = rows[0];
   return row && { status: row.status, headers: row.headers, body: Buffer.from(row.body) };

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { parseSiteConfig } from '@winnow/config';
 import { DatabaseUnavailableError, openDb, type Db } from './db.js';
-import { insertCrawl } from './crawls.js';
-import { admitUrls, urlsInFrontier } from './frontier.js';
+import { claimRevisits, insertCrawl, settleCrawl } from './crawls.js';
+import { admitUrls, unreachedPageUrls, urlsInFrontier } from './frontier.js';
 import { migrate } from './migrate.js';
 import { notAdmitted, recordNotAdmitted } from './notAdmitted.js';
-import { findPage, upsertFetchedPage } from './pages.js';
+import { findPage, storedAnswer, upsertFetchedPage } from './pages.js';
 import { loadRawPages, storeRawPage } from './rawPages.js';
 import { deleteSite, findSite, insertSite, SiteExistsError } from './sites.js';
 import { createScratchDatabase } from './testing/scratchDatabase.js';
@@ -118,6 +118,43 @@ for (const kind of ['pglite', 'postgres'] as const) {
         { reason: 'max-depth', urls: 1 },
         { reason: 'max-pages', urls: 2 },
       ]);
+    });
+
+    test("a running crawl with nothing left ends only once its site's unreached pages were admitted, claimed once", async () => {
+      const stored = await insertSite(db, parseSiteConfig({ name: 'revisited', seeds: ['http://127.0.0.1:2/'], allowPrivateAddresses: true }));
+      const body = Buffer.from('<html><body><a href="/next">next</a></body></html>');
+      const hash = await storeRawPage(db, body);
+      const page = (url: string, contentHash: string | null) =>
+        upsertFetchedPage(db, {
+          siteId: stored.id,
+          url,
+          crawlId: null,
+          status: 200,
+          headers: { etag: '"1"' },
+          contentType: 'text/html',
+          contentHash,
+          fetchError: null,
+        });
+      const linked = await page('http://127.0.0.1:2/linked', hash);
+      await page('http://127.0.0.1:2/unreached', hash);
+      await page('http://127.0.0.1:2/refused', null);
+      assert.deepEqual(await storedAnswer(db, linked), { status: 200, headers: { etag: '"1"' }, body });
+
+      const crawl = await insertCrawl(db, stored.id);
+      await db.query("UPDATE crawls SET state = 'running' WHERE id = $1", [crawl.id]);
+      const entry = { url: 'http://127.0.0.1:2/linked', host: '127.0.0.1:2', kind: 'page' as const, depth: 1, pattern: '/:slug' };
+      await admitUrls(db, crawl.id, stored.id, [entry], { maxPages: 10, maxPerPattern: 0, maxSitemaps: 10 });
+      assert.equal(await claimRevisits(db, crawl.id), undefined, 'a URL is still queued');
+      await db.query("UPDATE frontier SET state = 'done', outcome = 'unchanged' WHERE crawl_id = $1", [crawl.id]);
+      assert.equal(await settleCrawl(db, crawl.id), null, 'the revisits are not admitted yet');
+      assert.deepEqual(
+        await unreachedPageUrls(db, stored.id, crawl.id, 10),
+        ['http://127.0.0.1:2/unreached'],
+        'pages with a body that the crawl did not reach',
+      );
+      assert.equal(await claimRevisits(db, crawl.id), stored.id);
+      assert.equal(await claimRevisits(db, crawl.id), undefined, 'claimed once');
+      assert.equal(await settleCrawl(db, crawl.id), 'finished');
     });
 
     test('site names are unique and deleting a site removes its pages', async () => {

@@ -93,23 +93,30 @@ export async function admitFound(db: Queryable, crawlId: number, site: Site, fou
 }
 
 /**
- * What a new crawl starts from: the seeds; the pages the site already has (a recrawl revisits
- * them, so that changed, moved and removed pages are noticed even when nothing links to them any
- * more); and, when the site asks for sitemaps, each seed origin's `/sitemap.xml` (the ones
- * robots.txt names join when it is read).
+ * What every crawl starts from, the first of a site or a recrawl: the seeds, and, when the site
+ * asks for sitemaps, each seed origin's `/sitemap.xml` (the ones robots.txt names join when it is
+ * read). Everything else is found from them under the site's current settings; the pages the site
+ * already has are revisited as links reach them, and the others once nothing else is left
+ * (`revisitEntries`).
  */
-export function startingEntries(config: SiteConfig, knownUrls: readonly string[], trackingParams: readonly string[]): FrontierEntry[] {
+export function startingEntries(config: SiteConfig, trackingParams: readonly string[]): FrontierEntry[] {
   const entries: FrontierEntry[] = [];
   for (const seed of config.seeds) {
     const url = normalizeUrl(seed, undefined, trackingParams);
     if (url) entries.push(frontierEntry(url, 0));
   }
-  const known = new Set(knownUrls);
-  const seeds = new Set(entries.map((entry) => entry.url));
-  for (const entry of entries) entry.revisit = known.has(entry.url);
-  for (const url of known) if (!seeds.has(url)) entries.push(frontierEntry(url, 1, 'page', true));
   if (config.sitemaps) {
     for (const origin of siteOrigins(config)) entries.push(frontierEntry(`${origin}/sitemap.xml`, 0, 'sitemap'));
   }
   return entries;
+}
+
+/**
+ * The site's pages that no link of a crawl reached (stored URLs, already normalised), revisited at
+ * its end so that changed, moved and removed pages are noticed even when nothing links to them any
+ * more. They are not reached from the seeds, so their links are not followed (`revisit`): they sit
+ * at the site's `maxDepth`, where a canonical URL they name would join.
+ */
+export function revisitEntries(config: SiteConfig, urls: readonly string[]): FrontierEntry[] {
+  return urls.map((url) => frontierEntry(url, config.maxDepth, 'page', true));
 }

@@ -5,12 +5,12 @@ import { extractionJobId, startWorker, type Worker } from '@winnow/queue';
 import { type Runtime, type Service, syncSchedules, whileUnavailable } from '@winnow/runtime';
 import {
   CrawlActiveError,
+  claimRevisits,
   type Completion,
   completeUrls,
   failCrawl,
   findSiteById,
   insertCrawl,
-  knownPageUrls,
   type LeasedUrl,
   leaseUrls,
   listSites,
@@ -22,9 +22,10 @@ import {
   settleCrawl,
   startQueuedCrawl,
   unextractedPages,
+  unreachedPageUrls,
 } from '@winnow/storage';
 import { Redis } from 'ioredis';
-import { admitFound, startingEntries } from './admission.js';
+import { admitFound, revisitEntries, startingEntries } from './admission.js';
 import { BrowserRenderer } from './browser.js';
 import { Fetcher, type Resolve } from './fetcher.js';
 import { type HostPace, Politeness } from './politeness.js';
@@ -39,7 +40,7 @@ export interface CrawlerOptions {
 
 /** How often open crawls are checked for an end, and queued ones for a start, at most. */
 const HOUSEKEEPING_MS = 500;
-/** Site rows are read again after this long (an operator may have changed the configuration). */
+/** Site rows are read again after this long (an operator may have changed the configuration), and at each new crawl of the site. */
 const SITE_CACHE_MS = 5000;
 /** Completed URLs are written together: at most this many, at most this long after the first. */
 const COMPLETION_BATCH = 64;
@@ -69,7 +70,8 @@ export class Crawler implements Service {
   readonly #fetcher: Fetcher;
   readonly #context: VisitContext;
   readonly #active = new Map<number, Promise<void>>();
-  readonly #sites = new Map<number, { site: Site | undefined; expires: number }>();
+  /** Site rows as last read, each for the crawl it was read for: a new crawl reads its site again. */
+  readonly #sites = new Map<number, { site: Site | undefined; crawlId: number; expires: number }>();
   /** Hosts that asked to wait, and until when: their URLs are not leased before then. */
   readonly #hostWaits = new Map<string, number>();
   readonly #admitted = new Map<number, Set<string>>();
@@ -187,7 +189,7 @@ export class Crawler implements Service {
 
   async #visitAndRecord(leased: LeasedUrl): Promise<void> {
     const { db, env, log } = this.#rt;
-    const site = await this.#site(leased.siteId);
+    const site = await this.#site(leased.siteId, leased.crawlId);
     if (!site) return; // the site was removed: its frontier went with it
     let result: Visit;
     try {
@@ -242,11 +244,16 @@ export class Crawler implements Service {
     return [...this.#hostWaits.keys()];
   }
 
-  async #site(siteId: number): Promise<Site | undefined> {
+  /**
+   * A site's row, cached for `SITE_CACHE_MS` within one crawl: the first URL of a new crawl reads it
+   * again, so that settings changed just before a crawl (a larger `maxPages`, wider globs) apply to
+   * all of it, not only once the cache of a long-running crawler expires.
+   */
+  async #site(siteId: number, crawlId: number): Promise<Site | undefined> {
     const cached = this.#sites.get(siteId);
-    if (cached && cached.expires > Date.now()) return cached.site;
+    if (cached && cached.crawlId === crawlId && cached.expires > Date.now()) return cached.site;
     const site = await findSiteById(this.#rt.db, siteId);
-    this.#sites.set(siteId, { site, expires: Date.now() + SITE_CACHE_MS });
+    this.#sites.set(siteId, { site, crawlId, expires: Date.now() + SITE_CACHE_MS });
     return site;
   }
 
@@ -256,6 +263,7 @@ export class Crawler implements Service {
     while (await this.#startQueuedCrawl()) {}
     const open = await openCrawlIds(this.#rt.db);
     for (const crawlId of open) {
+      await this.#admitRevisits(crawlId);
       const ended = await settleCrawl(this.#rt.db, crawlId);
       if (ended) await this.#onCrawlEnded(crawlId, ended);
     }
@@ -263,8 +271,24 @@ export class Crawler implements Service {
   }
 
   /**
-   * Takes one queued crawl and admits what it starts from, in one transaction: seeds, the site's
-   * known pages (a recrawl), sitemaps. A browser crawl without a Chromium fails at once, saying so.
+   * Once nothing else of a running crawl is queued or in flight, admits the pages its site has that
+   * no link of it reached (revisited, their links not followed), once per crawl, whichever crawler
+   * process comes first; the crawl cannot end before (`settleCrawl`).
+   */
+  async #admitRevisits(crawlId: number): Promise<void> {
+    const { db } = this.#rt;
+    await db.transaction(async (tx) => {
+      const siteId = await claimRevisits(tx, crawlId);
+      const site = siteId === undefined ? undefined : await findSiteById(tx, siteId);
+      if (!site) return;
+      const unreached = await unreachedPageUrls(tx, site.id, crawlId, site.config.maxPages);
+      await admitFound(tx, crawlId, site, { entries: revisitEntries(site.config, unreached), refused: [] });
+    });
+  }
+
+  /**
+   * Takes one queued crawl and admits what it starts from, in one transaction: its seeds and
+   * sitemaps, whether it is the site's first crawl or a recrawl. A browser crawl without a Chromium fails at once, saying so.
    */
   async #startQueuedCrawl(): Promise<boolean> {
     const { db, env, log } = this.#rt;
@@ -281,8 +305,7 @@ export class Crawler implements Service {
         );
         return crawl;
       }
-      const known = await knownPageUrls(tx, site.id, site.config.maxPages);
-      await admitFound(tx, crawl.id, site, { entries: startingEntries(site.config, known, this.#context.trackingParams), refused: [] });
+      await admitFound(tx, crawl.id, site, { entries: startingEntries(site.config, this.#context.trackingParams), refused: [] });
       return crawl;
     });
     if (started) log.info({ crawl: started.id, site: started.siteId }, 'crawl started');

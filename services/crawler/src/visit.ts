@@ -10,6 +10,7 @@ import {
   type PreviousFetch,
   previousFetch,
   type Site,
+  storedAnswer,
   storedInCrawl,
   storeFetchedPage,
   touchPage,
@@ -71,8 +72,11 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
     // A process that died holding this URL may have stored the page first: it is answered from
     // what was stored (links admitted again, extraction queued once), not fetched a second time.
     const stored = await storedInCrawl(context.rt.db, site.id, leased.url, leased.crawlId);
-    const previous = stored && leased.revisit ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
-    if (stored) return answer(context, leased, site, { url: leased.url, ...stored }, previous);
+    if (stored) {
+      const { hadBefore, ...response } = stored;
+      const previous = hadBefore ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
+      return answer(context, leased, site, { url: leased.url, ...response }, previous);
+    }
   }
   const pace: HostPace = { intervalMs: config.delayMs, maxInFlight: config.concurrency };
   const rules = await context.robots.rulesFor(url.origin, (robotsUrl) => context.politeFetch(robotsUrl, pace, config.allowPrivateAddresses));
@@ -92,8 +96,8 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
   const slot = await context.politeness.acquire(leased.host, { ...pace, intervalMs: Math.max(config.delayMs, crawlDelay) }, LONGEST_SLOT_WAIT_MS);
   if ('retryInMs' in slot) return { retryInMs: slot.retryInMs, attempted: false };
   await slot.started();
-  // Only a page the site had before this crawl has validators to send; every other URL is new to it.
-  const previous = leased.revisit ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
+  // Every page the site has, however this crawl reached it, is fetched with its validators.
+  const previous = leased.kind === 'page' ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
   let response: FetchedResponse;
   try {
     response =
@@ -147,7 +151,13 @@ async function render(context: VisitContext, leased: LeasedUrl, site: Site): Pro
 async function answer(context: VisitContext, leased: LeasedUrl, site: Site, response: FetchedResponse, previous: PreviousFetch | undefined): Promise<Visit> {
   const { status, headers } = response;
   const { rt } = context;
-  if (status === 304 && previous) return unchanged(context, leased, previous);
+  if (status === 304 && previous) {
+    // An unchanged page's links are followed from its stored body, as a changed page's are: they
+    // may lead where an earlier crawl did not go (a larger maxPages, wider globs, a stopped crawl).
+    const stored = leased.revisit ? undefined : await storedAnswer(rt.db, previous.pageId);
+    if (stored && previous.contentHash) return answer(context, leased, site, { url: leased.url, ...stored }, previous);
+    return unchanged(context, leased, previous);
+  }
   if (status >= 300 && status < 400 && headers.location) return moved(context, leased, site, response, previous);
   if (status === 429 || status === 503) {
     await context.politeness.backOff(leased.host, retryAfterMs(headers['retry-after']) ?? DEFAULT_BACKOFF_MS);
@@ -178,7 +188,8 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
   const page = readLinks(html, response.url);
   const rules = { config: site.config, trackingParams: context.trackingParams };
   const robotsHeader = (headers['x-robots-tag'] ?? '').toLowerCase();
-  if (!page.nofollow && !/\b(?:nofollow|none)\b/.test(robotsHeader)) {
+  // A revisit (a page no link of this crawl reached) is not a way in: its links are not followed.
+  if (!leased.revisit && !page.nofollow && !/\b(?:nofollow|none)\b/.test(robotsHeader)) {
     const links = foundEntries(page.links, leased.depth + 1, rules);
     await admit(context, leased, site, leased.depth < site.config.maxDepth ? links : beyondMaxDepth(links));
   }
