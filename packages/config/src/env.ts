@@ -53,10 +53,15 @@ const apiTokens = list.pipe(
   ),
 );
 
+/** A whole number in a range. Zod gives every issue of the schema this one message, so it states the whole rule. */
 const integer = (fallback: number, min: number, max: number) =>
   z.preprocess(
     (value) => (value === '' || value === undefined ? fallback : Number(value)),
-    z.number({ error: 'expected a whole number' }).int().min(min).max(max),
+    z
+      .number({ error: `expected a whole number from ${min} to ${max}` })
+      .int()
+      .min(min)
+      .max(max),
   );
 
 /** Names Winnow and where a site owner reads what it is and how to reach its operators. */
