@@ -31,3 +31,14 @@ test('every numeric setting states its real rule: its bounds are accepted, one p
       assert.match(problem(name, String(bad)), new RegExp(`${name}: expected a whole number from ${min} to ${max}$`), `${name}=${bad}`);
   }
 });
+
+test('extraction methods are checked at load, naming the variable and the names it takes', () => {
+  assert.deepEqual([loadEnv({}).WINNOW_TEMPLATE_METHOD, loadEnv({}).WINNOW_FALLBACK_METHOD], ['pipeline', 'reader']);
+  assert.equal(loadEnv({ WINNOW_TEMPLATE_METHOD: 'fastce', WINNOW_FALLBACK_METHOD: 'auto' }).WINNOW_TEMPLATE_METHOD, 'fastce');
+  assert.match(
+    problem('WINNOW_TEMPLATE_METHOD', 'nope'),
+    /WINNOW_TEMPLATE_METHOD: unknown template method "nope"; expected one of: pipeline, fastce, fastce\+, fastce\+auto, ce$/,
+  );
+  assert.match(problem('WINNOW_TEMPLATE_METHOD', 'reader'), /WINNOW_TEMPLATE_METHOD: unknown template method "reader"/, 'a single-page method has no template');
+  assert.match(problem('WINNOW_FALLBACK_METHOD', 'pipeline'), /WINNOW_FALLBACK_METHOD: unknown single-page method "pipeline"; expected one of: .*\breader\b/);
+});
