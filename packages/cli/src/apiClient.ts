@@ -8,6 +8,13 @@ export type SearchResult = Awaited<ReturnType<typeof search>>;
 /** The API refused a request or could not be reached; the message is the API's own when it gave one. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  constructor(
+    message: string,
+    /** The HTTP status the API answered, when it answered. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
 }
 
 /** How long one request may take: the API answers operator calls quickly, and crawls are followed by polling. */
@@ -63,10 +70,14 @@ export class ApiClient {
     return this.field<Crawl>(await this.request('operate', 'POST', `sites/${encodeURIComponent(name)}/crawl`), 'crawl');
   }
 
-  /** The stopped (or stopping) crawl; undefined when the site had none queued or running. */
+  /** The stopped (or stopping) crawl; undefined when the site had none queued or running (the API's 409). */
   async stopCrawl(name: string): Promise<Crawl | undefined> {
-    const answer = await this.request('operate', 'POST', `sites/${encodeURIComponent(name)}/crawl/stop`);
-    return this.field<Crawl | null>(answer, 'crawl') ?? undefined;
+    try {
+      return this.field<Crawl>(await this.request('operate', 'POST', `sites/${encodeURIComponent(name)}/crawl/stop`), 'crawl');
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) return undefined;
+      throw error;
+    }
   }
 
   async crawlLog(name: string, params: CrawlLogParams): Promise<CrawlLogPage> {
@@ -152,7 +163,7 @@ export class ApiClient {
     if (!response.ok) {
       const message = (parsed as { error?: unknown } | undefined)?.error;
       const reason = typeof message === 'string' ? message : `HTTP ${response.status}`;
-      throw new ApiError(response.status === 401 || response.status === 403 ? `${reason} (the token comes from WINNOW_API_TOKEN)` : reason);
+      throw new ApiError(response.status === 401 || response.status === 403 ? `${reason} (the token comes from WINNOW_API_TOKEN)` : reason, response.status);
     }
     return parsed;
   }

@@ -188,6 +188,22 @@ describe('winnow up', () => {
     }
   });
 
+  it('refuses an unknown WINNOW_TEMPLATE_METHOD with the rest of the environment, before binding a port', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const env = { ...process.env, WINNOW_API_PORT: String((busy.address() as AddressInfo).port), WINNOW_TEMPLATE_METHOD: 'nope', WINNOW_DATA_DIR: 'memory' };
+    try {
+      await assert.rejects(run(process.execPath, [main, 'up'], { env, timeout: 60_000 }), (error: { code?: number; stderr?: string }) => {
+        assert.equal(error.code, 1);
+        assert.match(error.stderr ?? '', /WINNOW_TEMPLATE_METHOD: unknown template method "nope"; expected one of: pipeline, fastce, /);
+        assert.doesNotMatch(error.stderr ?? '', /EADDRINUSE/);
+        return true;
+      });
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  });
+
   it('serves the API over the embedded default, keeps the database to itself (pointing other commands at its API), and stops on SIGTERM', async () => {
     const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-up-')), 'pglite');
     const port = await freePort();

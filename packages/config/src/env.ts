@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { SINGLE_PAGE_METHOD_NAMES, TEMPLATE_METHOD_NAMES } from '@winnow/extract';
 import { z } from 'zod';
 
 /** Unset and empty are the same thing for an environment variable. */
@@ -53,11 +54,24 @@ const apiTokens = list.pipe(
   ),
 );
 
+/** A whole number in a range. Zod gives every issue of the schema this one message, so it states the whole rule. */
 const integer = (fallback: number, min: number, max: number) =>
   z.preprocess(
     (value) => (value === '' || value === undefined ? fallback : Number(value)),
-    z.number({ error: 'expected a whole number' }).int().min(min).max(max),
+    z
+      .number({ error: `expected a whole number from ${min} to ${max}` })
+      .int()
+      .min(min)
+      .max(max),
   );
+
+/** An extraction method's name, checked with the rest of the environment: a wrong one fails at start, before any port is bound. */
+const methodName = (kind: string, names: readonly string[], fallback: string) =>
+  optionalText
+    .transform((value) => value ?? fallback)
+    .refine((name) => names.includes(name), {
+      error: (issue) => `unknown ${kind} method "${issue.input}"; expected one of: ${names.join(', ')}`,
+    });
 
 /** Names Winnow and where a site owner reads what it is and how to reach its operators. */
 export const DEFAULT_USER_AGENT = 'WinnowBot/0.1 (+https://github.com/winnow-search/winnow#for-site-owners)';
@@ -112,13 +126,13 @@ export const ENV_SCHEMA = z.object({
    * The template method the templater prepares and the extractor runs: `pipeline` (a template per
    * layout, checked page by page against the reader) or any other template method's name.
    */
-  WINNOW_TEMPLATE_METHOD: optionalText.transform((value) => value ?? 'pipeline'),
+  WINNOW_TEMPLATE_METHOD: methodName('template', TEMPLATE_METHOD_NAMES, 'pipeline'),
   /**
    * The single-page method for pages without a template of their page type: `reader` (about 2
    * ms/page, Readability's quality), `auto` (Readability on jsdom, about 50 ms/page and a large
    * heap), or any other single-page method's name.
    */
-  WINNOW_FALLBACK_METHOD: optionalText.transform((value) => value ?? 'reader'),
+  WINNOW_FALLBACK_METHOD: methodName('single-page', SINGLE_PAGE_METHOD_NAMES, 'reader'),
   WINNOW_INDEX_BATCH_SIZE: integer(200, 1, 10_000),
   WINNOW_INDEX_FLUSH_MS: integer(250, 0, 60_000),
   /** The Elasticsearch alias every read and write goes through. */

@@ -41,12 +41,12 @@ test('pages that are not readable HTML are in no cluster; the rest of the site c
   assert.deepEqual(clusters, clusterPages(good, { minPages: 3 }));
 });
 
-test('a page with C0 control characters in its text (no NULs) is a page like the others', () => {
+test('a page with a stray few C0 control characters in its text is a page like the others', () => {
   const site = demoSite('gazette', { articles: 12 });
   const pages = site.pages.map((page) => ({ url: `http://127.0.0.1:1${page.path}`, html: page.html }));
   const article = pages.findIndex((page) => page.url.includes('/articles/'));
   const html = (pages[article] as { html: string }).html;
-  pages[article] = { url: (pages[article] as { url: string }).url, html: html.replace(/<p>/g, '<p>\u0001\u0002\u0003 '.repeat(40)) };
+  pages[article] = { url: (pages[article] as { url: string }).url, html: html.replace('<p>', '<p>\u0001\u0002\u0003 ') };
   const clusters = clusterPages(pages, { minPages: 3 });
   assert.ok(clusters.some((cluster) => cluster.members.includes(article)));
 });

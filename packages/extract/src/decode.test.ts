@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { buildBlockTree } from './blockTree.js';
 import { decodeHtml } from './decode.js';
 import { ExtractionError } from './errors.js';
+import { extractReader } from './reader/reader.js';
 
 describe('decodeHtml', () => {
   it('follows a charset given only in a <meta>', () => {
@@ -70,12 +71,60 @@ describe('decodeHtml', () => {
     assert.match(decoded.warnings.join(' '), /NUL characters were replaced by U\+FFFD/);
   });
 
-  it('keeps other C0 controls in text: a page with many is text, not binary, by the same rule as the parsers', () => {
-    const paragraph = 'An ordinary paragraph \u0001\u0002\u0003 of text. ';
-    const html = `<html><body>${`<p>${paragraph}</p>`.repeat(200)}</body></html>`;
-    const decoded = decodeHtml(Buffer.from(html));
-    assert.equal(decoded.html, html);
-    assert.ok(buildBlockTree(decoded.html).blocks.length > 0, 'the parsers read what the decoder accepted');
+  it('refuses random bytes served as HTML, whatever charset they claim, saying why', () => {
+    const random = randomBytes(200 * 1024);
+    for (const contentType of ['text/html', 'text/html; charset=utf-8', 'text/html; charset=iso-8859-1', 'text/html; charset=shift_jis']) {
+      assert.throws(
+        () => decodeHtml(random, contentType),
+        (error: unknown) =>
+          error instanceof ExtractionError && error.code === 'binary-input' && /\d+% of its first characters are control characters/.test(error.message),
+        contentType,
+      );
+    }
+  });
+
+  it('reads legitimate pages in many encodings, a few stray controls included', () => {
+    const page = (body: Buffer) => Buffer.concat([Buffer.from('<html><body>'), ...Array.from({ length: 400 }, () => body), Buffer.from('</body></html>')]);
+    const pages: [string, Buffer, string, RegExp][] = [
+      ['utf-8', page(Buffer.from('<p>Zürich, Ελλάδα, Москва, 日本語, 한국어.</p>')), 'text/html; charset=utf-8', /Москва, 日本語/],
+      ['windows-1252, undeclared', page(Buffer.from('<p>Besan\u00e7on \u0097 caf\u00e9</p>', 'latin1')), 'text/html', /Besançon — café/],
+      [
+        'windows-1251',
+        page(Buffer.from([0x3c, 0x70, 0x3e, 0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2, 0x3c, 0x2f, 0x70, 0x3e])),
+        'text/html; charset=windows-1251',
+        /<p>Привет<\/p>/,
+      ],
+      [
+        'shift_jis',
+        page(Buffer.from([0x3c, 0x70, 0x3e, 0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea, 0x3c, 0x2f, 0x70, 0x3e])),
+        'text/html; charset=shift_jis',
+        /<p>日本語<\/p>/,
+      ],
+      [
+        'euc-kr',
+        page(Buffer.from([0x3c, 0x70, 0x3e, 0xc7, 0xd1, 0xb1, 0xb9, 0xbe, 0xee, 0x3c, 0x2f, 0x70, 0x3e])),
+        'text/html; charset=euc-kr',
+        /<p>한국어<\/p>/,
+      ],
+      ['utf-16le', Buffer.from(`\ufeff<html><body>${'<p>Zürich 日本語</p>'.repeat(400)}</body></html>`, 'utf16le'), 'text/html', /Zürich 日本語/],
+      // 1 control in 78 characters (1.3%): a page with a stray few, as real pages have.
+      [
+        'stray controls',
+        page(Buffer.from('<p>(c)\u001d To provide a forum for communication on all aspects of the trade.</p>\n')),
+        'text/html',
+        /\(c\)\u001d To/,
+      ],
+    ];
+    for (const [name, bytes, contentType, expected] of pages) {
+      assert.match(decodeHtml(bytes, contentType).html, expected, name);
+    }
+  });
+
+  it('drops stray controls from the extracted text: none reaches the index or a highlight', () => {
+    const paragraphs = '<p>An ordinary paragraph of a page that carries a stray control or two.</p>'.repeat(20);
+    const html = decodeHtml(Buffer.from(`<html><body>${paragraphs}<p>(c)\u001d To provide\u0016 a forum\u0001.</p></body></html>`)).html;
+    assert.match(html, /\u001d/, 'the decoded page keeps them, as the HTML tokenizer does');
+    assert.match(extractReader(html).text, /\n\(c\) To provide a forum\.$/);
   });
 
   it('judges UTF-16 by its characters, not its NUL bytes', () => {

@@ -1,6 +1,6 @@
 import sniffHtmlEncoding from 'html-encoding-sniffer';
 import { ExtractionError } from './errors.js';
-import { looksBinary, nulsReplaced } from './input.js';
+import { nulsReplaced, refuseBinary } from './input.js';
 
 export interface DecodedHtml {
   html: string;
@@ -15,7 +15,7 @@ export interface DecodedHtml {
  * (WHATWG prescan, via html-encoding-sniffer), else UTF-8 — or windows-1252 when the bytes are not
  * valid UTF-8, as browsers do for a legacy page that declares nothing (a warning says so). Bytes
  * invalid in a declared encoding become U+FFFD and a warning says so, and so do NULs (`nulsReplaced`: Postgres cannot store them); a
- * body that looks binary (`looksBinary`, the one rule the crawler, templater and extractor share)
+ * body that is binary data (`refuseBinary`, the one rule the crawler, templater and extractor share)
  * is refused with a typed error.
  */
 export function decodeHtml(bytes: Uint8Array, contentType?: string): DecodedHtml {
@@ -40,10 +40,7 @@ export function decodeHtml(bytes: Uint8Array, contentType?: string): DecodedHtml
       warnings.push('no charset was declared and the bytes are not valid UTF-8: decoded as windows-1252');
     }
   }
-  // UTF-16 text is half NUL bytes: it is judged by its characters.
-  if (looksBinary(encoding.startsWith('UTF-16') ? html : bytes)) {
-    throw new ExtractionError('binary-input', 'the page body is binary data, not an HTML document');
-  }
+  refuseBinary(html);
   return { html: nulsReplaced(html, warnings), encoding, warnings };
 }
 

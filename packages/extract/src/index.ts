@@ -37,8 +37,10 @@ export {
   methodByName,
   type PreparedTemplate,
   preparedExtractor,
+  SINGLE_PAGE_METHOD_NAMES,
   type SinglePageMethod,
   singlePageMethodByName,
+  TEMPLATE_METHOD_NAMES,
   type TemplateMethod,
   templateMethodByName,
 } from './methods.js';

@@ -1,6 +1,15 @@
-/** Collapses runs of white space (newlines, tabs, no-break spaces) to one space, as a browser renders them. */
+/** C0 controls that are not white space: a page may carry a stray few, which no reader should see. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const CONTROLS = /[\u0000-\u0008\u000e-\u001f]/g;
+
+/**
+ * Collapses runs of white space (newlines, tabs, no-break spaces) to one space, as a browser
+ * renders them, and drops the other C0 controls (U+0001, U+001D…: the HTML tokenizer keeps them
+ * in the text, browsers show nothing or a box). Every method's text lines pass through here, so
+ * no control character reaches a stored extraction, the index or a search highlight.
+ */
 export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return text.replace(CONTROLS, '').replace(/\s+/g, ' ').trim();
 }
 
 /**

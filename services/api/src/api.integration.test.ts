@@ -459,6 +459,15 @@ describe('the HTTP API', () => {
     assert.equal((await call('GET', '/sites/news/crawl')).body.crawl.id, first.body.crawl.id);
     assert.deepEqual((await call('GET', '/status/idle')).body, { idle: false });
     assert.equal((await call('POST', '/sites/news/crawl/stop')).body.crawl.state, 'stopped', 'no crawler holds it: it stops at once');
+    const again = await call('POST', '/sites/news/crawl/stop');
+    assert.deepEqual([again.status, again.body], [409, { error: 'no crawl of news is queued or running' }]);
+  });
+
+  test('an empty site parameter is a 400, not a site named ""', async () => {
+    for (const path of ['/search?q=harbour&site=', '/templates?site=']) {
+      const response = await call('GET', path);
+      assert.deepEqual([response.status, response.body], [400, { error: 'site must not be empty: leave it out for every site' }], path);
+    }
   });
 
   test('search: exact phrase, highlights, site filter, pagination', async () => {

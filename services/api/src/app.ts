@@ -1,3 +1,4 @@
+import { WinnowError } from '@winnow/config';
 import {
   addSite,
   crawlLog,
@@ -19,6 +20,8 @@ import {
   updateSite,
   type Runtime,
 } from '@winnow/runtime';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { bearerGuard, type Access } from './auth.js';
 import { JSON_MEDIA_TYPES, parseJsonBody, requireJsonBody } from './body.js';
@@ -51,6 +54,32 @@ function stringParam(value: unknown, name: string): string | undefined {
   return value;
 }
 
+/** `site=` names a site or is left out; an empty one is a mistake (a blank form field), not "every site". */
+function siteParam(value: unknown): string | undefined {
+  const site = stringParam(value, 'site');
+  if (site === '') throw new InvalidRequestError('site must not be empty: leave it out for every site');
+  return site;
+}
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them (a URL and headers over
+ * `maxHeaderSize`, bytes that are not HTTP, a request that arrives too slowly); they get the API's
+ * error format too, not Fastify's default body.
+ */
+function clientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  const [status, message]: [number, string] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, `the URL and headers are larger than ${maxHeaderSize} bytes`]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'the request did not arrive in time']
+        : [400, 'the request is not valid HTTP'];
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /**
  * The HTTP API (Fastify), built without listening. Operators (an `operate` token): `/sites` CRUD
  * (`PUT` replaces a site's configuration, `PATCH` changes some of its settings),
@@ -76,6 +105,7 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
       if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') void reply.status(414).send({ error: 'a path parameter is too long' });
       else void reply.status(400).send({ error: 'the URL is not valid (a bad percent-encoding?)' });
     },
+    clientErrorHandler: clientError,
   });
   const checkHost = hostGuard({
     bindHost: address.host,
@@ -150,7 +180,11 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
   app.post<{ Params: { name: string } }>('/sites/:name/crawl', async (request, reply) =>
     reply.status(202).send({ crawl: await startCrawl(rt, request.params.name) }),
   );
-  app.post<{ Params: { name: string } }>('/sites/:name/crawl/stop', async (request) => ({ crawl: (await stopCrawl(rt, request.params.name)) ?? null }));
+  app.post<{ Params: { name: string } }>('/sites/:name/crawl/stop', async (request) => {
+    const crawl = await stopCrawl(rt, request.params.name);
+    if (!crawl) throw new WinnowError('conflict', `no crawl of ${request.params.name} is queued or running`);
+    return { crawl };
+  });
   app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/crawl/log', async (request) => {
     const { outcome, crawl, page, size } = request.query;
     const outcomes = stringParam(outcome, 'outcome')
@@ -177,12 +211,12 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
     history: await templateHealthHistory(rt, request.params.name),
   }));
   app.get<{ Querystring: Record<string, unknown> }>('/templates', async (request) => ({
-    templates: await siteTemplates(rt, stringParam(request.query.site, 'site')),
+    templates: await siteTemplates(rt, siteParam(request.query.site)),
   }));
 
   app.get<{ Querystring: Record<string, unknown> }>('/search', searchEngine, async (request) => {
     const { q, site, page, size } = request.query;
-    return search(rt, { q: q ?? '', site: stringParam(site, 'site'), page: integerParam(page, 'page'), size: integerParam(size, 'size') });
+    return search(rt, { q: q ?? '', site: siteParam(site), page: integerParam(page, 'page'), size: integerParam(size, 'size') });
   });
 
   app.get('/status', async () => pipelineStatus(rt));

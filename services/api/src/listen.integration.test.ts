@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { openRuntime, type Runtime } from '@winnow/runtime';
@@ -17,6 +18,18 @@ function get(url: string, headers: Record<string, string>): Promise<{ status: nu
     });
     outgoing.once('error', reject);
     outgoing.end();
+  });
+}
+
+/** Sends raw bytes and reads the raw answer until the server closes the connection. */
+function rawExchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.once('close', () => resolve(answer));
+    socket.once('error', reject);
   });
 }
 
@@ -64,6 +77,21 @@ describe('the API on a real port', () => {
       assert.equal((await get(`${api.url}/health`, { host: 'rebound.example' })).status, 200, 'probes come by pod IP');
     } finally {
       await api?.close();
+    }
+  });
+
+  test("requests Node's HTTP parser refuses are answered in the API's error format", async () => {
+    const api = await startApi(rt, 0, '127.0.0.1');
+    try {
+      const port = Number(new URL(api.url).port);
+      const longUrl = await rawExchange(port, `GET /search?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      assert.match(longUrl, /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+      assert.deepEqual(JSON.parse(longUrl.split('\r\n\r\n')[1] ?? ''), { error: 'the URL and headers are larger than 16384 bytes' });
+      const garbage = await rawExchange(port, 'NOT HTTP AT ALL\r\n\r\n');
+      assert.match(garbage, /^HTTP\/1\.1 400 Bad Request\r\n/);
+      assert.deepEqual(JSON.parse(garbage.split('\r\n\r\n')[1] ?? ''), { error: 'the request is not valid HTTP' });
+    } finally {
+      await api.close();
     }
   });
 });

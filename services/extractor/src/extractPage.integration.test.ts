@@ -36,12 +36,24 @@ describe('extracting stored pages whose bodies carry control characters (real PG
     assert.match(saved.warnings.join(' '), /NUL characters were replaced by U\+FFFD/);
   });
 
-  test('a page with other C0 controls in its paragraphs (several % of its start) is text: extracted and saved', async () => {
-    const noisy = Array.from({ length: 40 }, (_, i) => paragraph(i).replace('counted', 'counted \u0001\u0002\u0003')).join('');
-    const pageId = await store(article(noisy));
+  test('a page with a stray few other C0 controls is extracted and saved, without them in its text', async () => {
+    const stray = Array.from({ length: 40 }, (_, i) => paragraph(i))
+      .join('')
+      .replace('counted 7', 'counted \u0001\u0002\u0003 7');
+    const pageId = await store(article(stray));
     await extractPage(rt, new TemplateCache(), pageId);
     const saved = await findExtraction(rt.db, pageId);
-    assert.match(saved?.mainText ?? '', /harbour master counted \u0001\u0002\u0003 7 boats/);
+    assert.match(saved?.mainText ?? '', /harbour master counted 7 boats/);
+    assert.doesNotMatch(saved?.mainText ?? '', /[\u0001-\u0003]/);
+  });
+
+  test('a page as full of controls as binary data (several % of its start) fails for good, not retried', async () => {
+    const noisy = Array.from({ length: 40 }, (_, i) => paragraph(i).replace('counted', 'counted \u0001\u0002\u0003')).join('');
+    const pageId = await store(article(noisy));
+    await assert.rejects(
+      extractPage(rt, new TemplateCache(), pageId),
+      (error: Error) => error instanceof UnrecoverableError && /the page is binary data, not an HTML document: 3% of its first characters/.test(error.message),
+    );
   });
 
   test('a body the parsers cannot read (only whitespace) fails for good, not retried', async () => {

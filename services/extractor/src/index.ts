@@ -1,4 +1,3 @@
-import { singlePageMethodByName, templateMethodByName } from '@winnow/extract';
 import { startWorker } from '@winnow/queue';
 import { keepPageFailure, type Runtime, type Service } from '@winnow/runtime';
 import { extractPage, NewPageTypes, TemplateCache } from './extractPage.js';
@@ -13,9 +12,6 @@ export { extractPage, NewPageTypes, TemplateCache } from './extractPage.js';
 export function startExtractor(rt: Runtime): Service {
   const cache = new TemplateCache();
   const newPageTypes = new NewPageTypes();
-  // Both names are checked at start: a wrong one fails here, not on the first page.
-  templateMethodByName(rt.env.WINNOW_TEMPLATE_METHOD);
-  singlePageMethodByName(rt.env.WINNOW_FALLBACK_METHOD);
   const worker = startWorker(
     rt.queueSettings,
     'extract',

@@ -1,4 +1,3 @@
-import { templateMethodByName } from '@winnow/extract';
 import { startWorker } from '@winnow/queue';
 import { type Runtime, type Service, syncSchedules } from '@winnow/runtime';
 import { findSiteById, listSites } from '@winnow/storage';
@@ -12,7 +11,6 @@ export { prepareSite, SAMPLE_SIZE } from './prepareSite.js';
  * since a private Redis forgets them when its process ends.
  */
 export async function startTemplater(rt: Runtime): Promise<Service> {
-  templateMethodByName(rt.env.WINNOW_TEMPLATE_METHOD); // a wrong name fails at start, not on the first site
   for (const site of await listSites(rt.db)) await syncSchedules(rt, site);
   const worker = startWorker(rt.queueSettings, 'template', async ({ siteId, reason }) => {
     const site = await findSiteById(rt.db, siteId);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv, parseSiteConfig } from '@winnow/config';
 import { openRuntime, type Runtime } from '@winnow/runtime';
@@ -23,15 +24,20 @@ describe('template preparation over a site with unreadable pages (real PGlite an
     await rt.close();
   });
 
-  test('a page with C0 controls is clustered like its kind; an empty one is skipped; the site still gets its template', async () => {
+  test('a page with a stray few C0 controls is clustered like its kind; empty and binary ones are skipped; the site still gets its template', async () => {
     const site = await insertSite(
       rt.db,
       parseSiteConfig({ name: 'gazette', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true, minTemplatePages: 3 }),
     );
     const store = storer(site.id);
     for (let i = 1; i <= 6; i++) await store(`/articles/${i}.html`, article(i));
-    await store('/articles/7.html', article(7, '\u0001\u0002\u0003 '));
+    await store('/articles/7.html', article(7).replace('<h1>', '<h1>\u0001\u0002\u0003 '));
     await store('/articles/8.html', ' \n\t \n');
+    await storeFetchedPage(
+      rt.db,
+      { siteId: site.id, url: 'http://127.0.0.1:9/articles/9.html', crawlId: null, status: 200, headers: {}, contentType: 'text/html' },
+      randomBytes(20_000),
+    );
 
     const warnings: { fields: Record<string, unknown>; message: string }[] = [];
     const log = Object.assign(Object.create(rt.log) as Runtime['log'], {
@@ -45,7 +51,7 @@ describe('template preparation over a site with unreadable pages (real PGlite an
     );
     assert.deepEqual(warnings, [
       {
-        fields: { site: 'gazette', count: 1, urls: ['http://127.0.0.1:9/articles/8.html'] },
+        fields: { site: 'gazette', count: 2, urls: ['http://127.0.0.1:9/articles/9.html', 'http://127.0.0.1:9/articles/8.html'] },
         message: 'pages skipped in template preparation: not readable HTML',
       },
     ]);

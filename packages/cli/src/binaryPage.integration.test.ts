@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const main = fileURLToPath(new URL('./main.js', import.meta.url));
+const run = promisify(execFile);
+
+let server: Server;
+let origin: string;
+let env: NodeJS.ProcessEnv;
+const winnow = (...args: string[]) => run(process.execPath, [main, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
+
+before(async () => {
+  const noise = randomBytes(200 * 1024);
+  server = createServer((request, response) => {
+    if (request.url === '/noise') return void response.writeHead(200, { 'content-type': 'text/html' }).end(noise);
+    if (request.url !== '/') return void response.writeHead(404).end();
+    const article = '<p>The harbour master opened the lock gates at dawn, as every morning of the season.</p>';
+    response.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><a href="/noise">noise</a><article>${article}</article></body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-binary-')), 'pglite');
+  env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
+});
+after(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+test('random bytes served as text/html are refused once, with the reason in the crawl log, and never indexed', async () => {
+  await winnow('sites', 'add', 'tide', '--seed', `${origin}/`, '--allow-private', '--template-every-ms', '0');
+  await winnow('crawl', 'tide');
+  const log = JSON.parse((await winnow('crawl-log', 'tide', '--json')).stdout);
+  assert.deepEqual(
+    log.entries.map((entry: { url: string; outcome: string; attempts: number }) => [entry.url, entry.outcome, entry.attempts]),
+    [[`${origin}/noise`, 'refused', 1]],
+  );
+  assert.match(log.entries[0].reason, /^the page is binary data, not an HTML document: \d+% of its first characters are control characters$/);
+  const status = JSON.parse((await winnow('status', '--json')).stdout).sites[0];
+  assert.deepEqual([status.stored, status.crawl.counts.refused], [1, 1], 'only the home page was stored');
+  const search = async (query: string) =>
+    JSON.parse((await winnow('search', query, '--site', 'tide', '--json')).stdout).hits.map((hit: { url: string }) => hit.url);
+  assert.deepEqual(await search('harbour'), [`${origin}/`], 'the site is indexed');
+  assert.deepEqual(await search('Ã'), [], 'the noise is not (windows-1252 reads 0xC3 as Ã)');
+});

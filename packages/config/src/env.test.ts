@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type Env, loadEnv } from './env.js';
+
+const problem = (name: string, value: string): string => {
+  try {
+    loadEnv({ [name]: value });
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return 'accepted';
+};
+
+test('a numeric setting out of its range says the range, not just "a whole number"', () => {
+  assert.match(problem('WINNOW_JOB_ATTEMPTS', '0'), /WINNOW_JOB_ATTEMPTS: expected a whole number from 1 to 50$/);
+  assert.match(problem('WINNOW_API_PORT', '70000'), /WINNOW_API_PORT: expected a whole number from 0 to 65535$/);
+  assert.match(problem('WINNOW_MAX_PAGE_BYTES', '100'), /WINNOW_MAX_PAGE_BYTES: expected a whole number from 1024 to 104857600$/);
+});
+
+test('every numeric setting states its real rule: its bounds are accepted, one past them and fractions refused', () => {
+  const defaults = loadEnv({});
+  const numeric = (Object.keys(defaults) as (keyof Env)[]).filter((name) => typeof defaults[name] === 'number');
+  assert.ok(numeric.length >= 15, `found ${numeric.length} numeric settings`);
+  for (const name of numeric) {
+    const rule = /expected a whole number from (\d+) to (\d+)$/.exec(problem(name, 'many'));
+    assert.ok(rule, `${name} states its range`);
+    const [min, max] = [Number(rule[1]), Number(rule[2])];
+    assert.equal(loadEnv({ [name]: String(min) })[name], min, `${name}=${min}`);
+    assert.equal(loadEnv({ [name]: String(max) })[name], max, `${name}=${max}`);
+    for (const bad of [min - 1, max + 1, min + 0.5])
+      assert.match(problem(name, String(bad)), new RegExp(`${name}: expected a whole number from ${min} to ${max}$`), `${name}=${bad}`);
+  }
+});
+
+test('extraction methods are checked at load, naming the variable and the names it takes', () => {
+  assert.deepEqual([loadEnv({}).WINNOW_TEMPLATE_METHOD, loadEnv({}).WINNOW_FALLBACK_METHOD], ['pipeline', 'reader']);
+  assert.equal(loadEnv({ WINNOW_TEMPLATE_METHOD: 'fastce', WINNOW_FALLBACK_METHOD: 'auto' }).WINNOW_TEMPLATE_METHOD, 'fastce');
+  assert.match(
+    problem('WINNOW_TEMPLATE_METHOD', 'nope'),
+    /WINNOW_TEMPLATE_METHOD: unknown template method "nope"; expected one of: pipeline, fastce, fastce\+, fastce\+auto, ce$/,
+  );
+  assert.match(problem('WINNOW_TEMPLATE_METHOD', 'reader'), /WINNOW_TEMPLATE_METHOD: unknown template method "reader"/, 'a single-page method has no template');
+  assert.match(problem('WINNOW_FALLBACK_METHOD', 'pipeline'), /WINNOW_FALLBACK_METHOD: unknown single-page method "pipeline"; expected one of: .*\breader\b/);
+});
