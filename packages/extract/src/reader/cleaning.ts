@@ -174,7 +174,7 @@ const MAX_TEASER_SHARE = 0.5;
  * article), dragnet +0.0001, cleanportaleval unchanged, no page lower by 0.003 or more.
  */
 function dropTeasers(blocks: readonly Block[], measures: SubtreeMeasures, parts: readonly Block[], dropped: Uint8Array): void {
-  const opening = firstHeadingOrText(blocks);
+  const opening = firstHeadingOrText(blocks, parts);
   /** The headline linking elsewhere that a block opens with, if it does. */
   const headlineOf = (block: Block): Block | undefined => {
     const first = opening[block.index] as number;
@@ -214,24 +214,27 @@ function linksElsewhere(measures: SubtreeMeasures, heading: Block): boolean {
 }
 
 /**
- * For each block, what it opens with (-1 for nothing): itself when its own text comes first, else
- * the first heading or block with text of its own below it, in document order. One pass from the
- * last block up, so a nest of 200,000 blocks costs no more than a flat page.
+ * For each block of the article's parts, what it opens with (-1 for nothing): itself when its own
+ * text comes first, else the first heading or block with text of its own below it, in document
+ * order. One pass from each part's last block up, so a nest of 200,000 blocks costs no more than a
+ * flat page, and the rest of the page costs nothing.
  */
-function firstHeadingOrText(blocks: readonly Block[]): Int32Array {
+function firstHeadingOrText(blocks: readonly Block[], parts: readonly Block[]): Int32Array {
   const first = new Int32Array(blocks.length).fill(-1);
-  for (let i = blocks.length - 1; i >= 0; i--) {
-    for (const item of (blocks[i] as Block).items) {
-      if (typeof item === 'string') {
-        if (item.trim() === '') continue;
-        first[i] = i;
-        break;
-      }
-      if (typeof item !== 'object') continue;
-      const opens = HEADINGS.has(item.tag) ? item.index : (first[item.index] as number);
-      if (opens >= 0) {
-        first[i] = opens;
-        break;
+  for (const part of parts) {
+    for (let i = part.end - 1; i >= part.index; i--) {
+      for (const item of (blocks[i] as Block).items) {
+        if (typeof item === 'string') {
+          if (item.trim() === '') continue;
+          first[i] = i;
+          break;
+        }
+        if (typeof item !== 'object') continue;
+        const opens = HEADINGS.has(item.tag) ? item.index : (first[item.index] as number);
+        if (opens >= 0) {
+          first[i] = opens;
+          break;
+        }
       }
     }
   }
