@@ -199,7 +199,7 @@ export async function touchPage(db: Queryable, pageId: number, crawlId: number):
  * are dropped and `gone_at` says when, so the indexer removes its document and status counts it.
  * A page found gone again keeps the time it went.
  */
-export async function markPageGone(db: Queryable, pageId: number, crawlId: number, status: number, reason: string): Promise<void> {
+export async function markPageGone(db: Queryable, pageId: number, crawlId: number, status: number | null, reason: string): Promise<void> {
   await db.query(
     `UPDATE pages SET content_hash = NULL, status = $3, fetch_error = $4, gone_at = COALESCE(gone_at, now()), fetched_at = now(), crawl_id = $2 WHERE id = $1`,
     [pageId, crawlId, status, reason],

@@ -19,7 +19,7 @@ const page = (title: string, links: readonly string[], filler = '') =>
 /** A server on 127.0.0.1 whose pages can change between crawls, with an ETag each, answering `If-None-Match` with 304 as real servers do. */
 interface TestSite {
   origin: string;
-  /** Path to the body it answers with, or to a status with no page. */
+  /** Path to the body it answers with, or to a status with no page; `/robots.txt` is absent (404) until set. */
   pages: Map<string, string | number>;
   /** Every request, by path, and the ones answered 304. */
   requests: string[];
@@ -38,7 +38,10 @@ async function serveSite(options: { latencyMs?: number } = {}): Promise<TestSite
     const path = request.url ?? '/';
     requests.push(path);
     const answer = () => {
-      if (path === '/robots.txt') return void response.writeHead(404).end();
+      if (path === '/robots.txt') {
+        const robots = pages.get(path);
+        return void (typeof robots === 'string' ? response.writeHead(200, { 'content-type': 'text/plain' }).end(robots) : response.writeHead(404).end());
+      }
       const body = pages.get(path) ?? 404;
       if (typeof body === 'number') return void response.writeHead(body, { 'content-type': 'text/html' }).end('<p>no such page</p>');
       const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
@@ -86,7 +89,7 @@ describe('a recrawl follows links under the current settings', () => {
   };
 
   before(async () => {
-    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_MAX_PAGE_BYTES: '4096' }));
+    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_MAX_PAGE_BYTES: '4096', WINNOW_ROBOTS_TTL_MS: '1000' }));
     crawler = startCrawler(rt);
   });
   after(async () => {
@@ -230,6 +233,46 @@ describe('a recrawl follows links under the current settings', () => {
       log.notAdmitted.map((entry) => entry.reason),
       ['max-depth'],
       "the articles' links at maxDepth 1 are counted, the unlinked pages' are not",
+    );
+  });
+
+  test('globs narrowed: a stored page now outside them leaves the index, unfetched, and the crawl log says why', async () => {
+    const site = await newSite();
+    await addSite(rt, { name: 'narrowed', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
+    assert.equal((await crawl('narrowed')).counts.stored, 22);
+
+    await updateSite(rt, 'narrowed', { allow: [`${site.origin}/articles/*`] });
+    const requestsBefore = site.requests.length;
+    const second = await crawl('narrowed');
+    assert.ok(!site.requests.slice(requestsBefore).includes('/about.html'), 'the page outside the globs was not fetched');
+    assert.deepEqual({ gone: second.counts.gone, unchanged: second.counts.unchanged }, { gone: 1, unchanged: 21 });
+    assert.deepEqual(await storedPaths('narrowed', site.origin), ['/', ...PATHS.filter((path) => path.startsWith('/articles/'))].sort());
+    const gone = (await crawlLog(rt, 'narrowed', { outcomes: ['gone'] })).entries;
+    assert.deepEqual(
+      gone.map((entry) => [entry.url.slice(site.origin.length), entry.reason]),
+      [['/about.html', "outside the site's allowed URLs: removed from the index"]],
+    );
+  });
+
+  test('robots.txt disallowing a stored page: it leaves the index, unfetched', async () => {
+    const site = await newSite();
+    await addSite(rt, { name: 'disallowing', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
+    assert.equal((await crawl('disallowing')).counts.stored, 22);
+
+    site.pages.set('/robots.txt', 'User-agent: *\nDisallow: /articles/3.html\nDisallow: /never-stored.html\n');
+    site.pages.set('/about.html', page('About', ['/never-stored.html']));
+    // robots.txt is kept 1 s in this file (WINNOW_ROBOTS_TTL_MS).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const requestsBefore = site.requests.length;
+    const second = await crawl('disallowing');
+    const asked = site.requests.slice(requestsBefore);
+    assert.ok(!asked.includes('/articles/3.html') && !asked.includes('/never-stored.html'));
+    assert.deepEqual({ gone: second.counts.gone, disallowed: second.counts.disallowed }, { gone: 1, disallowed: 1 });
+    assert.equal((await findPageByUrl(rt.db, (await findSite(rt.db, 'disallowing'))?.id ?? 0, `${site.origin}/articles/3.html`))?.contentHash, null);
+    const gone = (await crawlLog(rt, 'disallowing', { outcomes: ['gone'] })).entries;
+    assert.deepEqual(
+      gone.map((entry) => entry.reason),
+      ['robots.txt disallows it now: removed from the index'],
     );
   });
 });

@@ -66,6 +66,10 @@ export interface VisitContext {
 export async function visit(context: VisitContext, leased: LeasedUrl, site: Site): Promise<Visit> {
   const { config } = site;
   const url = new URL(leased.url);
+  // Links are judged when found and seeds are the operator's own: only a revisit (a stored page no
+  // link reached) can be outside the site's globs, once the operator narrowed them.
+  const outside = leased.revisit ? refusedLink(leased.url, config) : null;
+  if (outside) return (await withdraw(context, leased, site, outside.why)) ?? refuse(context, leased, site, outside.why);
   const literal = refusedHost(url.hostname, config.allowPrivateAddresses);
   if (literal) return refuse(context, leased, site, `refused: ${literal}`);
   if (leased.lapsed && leased.kind === 'page') {
@@ -89,7 +93,9 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
   if (config.sitemaps && leased.depth === 0 && rules.sitemaps.length > 0) {
     await admit(context, leased, site, sitemapsFound(context, site, rules.sitemaps, 0));
   }
-  if (!rules.isAllowed(leased.url)) return { outcome: 'disallowed' };
+  if (!rules.isAllowed(leased.url)) {
+    return (leased.kind === 'page' && (await withdraw(context, leased, site, 'robots.txt disallows it now'))) || { outcome: 'disallowed' };
+  }
 
   const crawlDelay = Math.min(rules.crawlDelayMs ?? 0, context.rt.env.WINNOW_MAX_CRAWL_DELAY_MS);
   if (rules.fetchedNow && crawlDelay > config.delayMs) await context.politeness.delayNext(leased.host, crawlDelay);
@@ -336,6 +342,20 @@ async function fail(context: VisitContext, leased: LeasedUrl, site: Site, reason
   const error = response ? reason : `fetch failed: ${reason}`;
   const pageId = leased.kind === 'page' ? await record(context, leased, site, error, response) : undefined;
   return { outcome: 'failed', error, ...(pageId === undefined ? {} : { pageId }) };
+}
+
+/**
+ * A stored page the site's rules now keep out (globs narrowed, robots.txt disallowing it) leaves
+ * the index, as a gone page does, with the reason in the crawl log; it is not fetched. Undefined
+ * when the site has no body for this URL, which is then refused or disallowed as any URL is.
+ */
+async function withdraw(context: VisitContext, leased: LeasedUrl, site: Site, reason: string): Promise<Visit | undefined> {
+  const { db, queues } = context.rt;
+  const previous = await previousFetch(db, site.id, leased.url);
+  if (!previous?.contentHash) return undefined;
+  await markPageGone(db, previous.pageId, leased.crawlId, null, `${reason}: removed from the index`);
+  await queues.add('index', { pageId: previous.pageId });
+  return { outcome: 'gone', pageId: previous.pageId };
 }
 
 async function refuse(context: VisitContext, leased: LeasedUrl, site: Site, reason: string, response?: FetchedResponse): Promise<Visit> {
