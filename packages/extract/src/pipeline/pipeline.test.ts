@@ -5,7 +5,7 @@ import { ExtractionError } from '../errors.js';
 import { FASTCE_PLUS_PARAMS } from '../fastce/template.js';
 import { preparedExtractor, templateMethodByName } from '../methods.js';
 import { extractReader } from '../reader/reader.js';
-import { samplePages, sitePage, uniqueParagraph } from '../testing/sitePages.js';
+import { BILINGUAL_STORIES, bilingualSitePage, samplePages, sitePage, uniqueParagraph } from '../testing/sitePages.js';
 import { groupByLayout, SAME_LAYOUT } from './layouts.js';
 import { parsePipelineTemplate, preparePipeline, readAlone } from './pipeline.js';
 
@@ -211,6 +211,23 @@ describe('pipeline', () => {
     assert.ok(!result.text.includes(notice), result.text);
     assertKeeps(result.text, [uniqueParagraph(201, 14)], 'the article');
     assert.match(result.warnings.join('; '), /text the site's pages repeat/);
+  });
+
+  it('indexes the short Chinese stories of a small bilingual site as themselves, not as its English footer', () => {
+    const pages = BILINGUAL_STORIES.map(bilingualSitePage);
+    const templated = preparedExtractor(pipeline, pages);
+    // Below the site's minTemplatePages there is no template yet, and every page is read alone.
+    const untemplated = pipeline.compile(preparePipeline([]).template);
+    for (const [i, story] of BILINGUAL_STORIES.entries()) {
+      for (const [how, extract] of [
+        ['with a template', templated],
+        ['without one', untemplated],
+      ] as const) {
+        const { text } = extract(pages[i] as string);
+        assertKeeps(text, story.paragraphs, `${story.headline} ${how}`);
+        assert.ok(!text.includes('All rights reserved'), `${story.headline} ${how}:\n${text}`);
+      }
+    }
   });
 
   it('reads a page of another layout alone, and says so', () => {

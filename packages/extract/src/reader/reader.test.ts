@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { BILINGUAL_STORIES, bilingualSitePage } from '../testing/sitePages.js';
 import { extractReader } from './reader.js';
 
 const prose = (topic: string) =>
@@ -43,6 +44,14 @@ describe('reader', () => {
 <footer><p>Copyright Pebble Times. Purple walrus dances at midnight is our motto.</p><p><a href="/about">About us</a></p></footer></body></html>`);
     assertHas(text, 'We are a small paper.');
     assertLacks(text, 'Purple walrus', 'copper kettle', 'Related');
+  });
+
+  it('reads a short Chinese story, not the English footer of more letters than it has characters', () => {
+    for (const story of BILINGUAL_STORIES) {
+      const { text } = extractReader(bilingualSitePage(story));
+      assertHas(text, ...story.paragraphs);
+      assertLacks(text, 'All rights reserved', 'High Street');
+    }
   });
 
   it('keeps a short blog post and leaves its long comment thread out', () => {
