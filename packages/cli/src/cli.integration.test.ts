@@ -100,6 +100,27 @@ describe('winnow demo', () => {
   });
 });
 
+describe('winnow, called wrongly or asked for help', () => {
+  it('answers a bad option value, an unknown option or command and a missing argument with the error and one line naming the help, status 2', async () => {
+    const mistakes: [args: string[], error: string, help: string][] = [
+      [
+        ['sites', 'add', 'tide', '--seed', 'https://tide.example/', '--delay-ms', 'abc'],
+        "error: option '--delay-ms <n>' argument 'abc' is invalid. expected a non-negative integer",
+        'winnow sites add --help',
+      ],
+      [['crawl', 'tide', '--delay-ms', '5'], "error: unknown option '--delay-ms'", 'winnow crawl --help'],
+      [['sites', 'nosuch'], "error: unknown command 'nosuch'", 'winnow sites --help'],
+      [['search'], "error: missing required argument 'query'", 'winnow search --help'],
+    ];
+    for (const [args, error, help] of mistakes) {
+      await assert.rejects(winnow(...args), (failure: { code?: number; stdout?: string; stderr?: string }) => {
+        assert.deepEqual([failure.code, failure.stdout, failure.stderr], [2, '', `${error}\n(see \`${help}\`)\n`], args.join(' '));
+        return true;
+      });
+    }
+  });
+});
+
 describe('winnow, operating the embedded pipeline', () => {
   it('adds, lists and removes sites, and refuses bad input with a clear error', async () => {
     const { winnow: inEnv } = await embeddedCli('cli');

@@ -1,7 +1,8 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, type CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
 import { EVAL_METHOD_NAMES } from '@winnow/eval';
 import { NOT_STORED_OUTCOMES } from '@winnow/storage';
+import { USAGE_EXIT_CODE } from './usageError.js';
 import { WORKER_NAMES } from './workerNames.js';
 
 /**
@@ -18,13 +19,10 @@ const operate = () => import('./commands/operate.js');
 
 /** The `winnow` command line; built without running, so tests can drive the real program. */
 export function buildProgram(): Command {
-  const program = new Command('winnow')
-    .description('Winnow: learn where a site keeps its main text and extract it in document order')
-    .showHelpAfterError()
-    .exitOverride((error) => {
-      if (error.exitCode !== 0) process.exitCode = error.exitCode;
-      throw error;
-    });
+  const program = new Command('winnow').description('Winnow: learn where a site keeps its main text and extract it in document order').exitOverride((error) => {
+    if (error.exitCode !== 0) process.exitCode = isHelp(error) ? error.exitCode : USAGE_EXIT_CODE;
+    throw error;
+  });
 
   program
     .command('demo')
@@ -217,7 +215,27 @@ export function buildProgram(): Command {
       ),
     );
 
+  pointToHelpAfterErrors(program);
   return program;
+}
+
+/** Help that commander printed on request, or because a command group was called without a command: not a usage error. */
+function isHelp(error: CommanderError): boolean {
+  return ['commander.help', 'commander.helpDisplayed', 'commander.version'].includes(error.code);
+}
+
+/**
+ * After a mistake commander finds (an unknown option, a bad value, a missing argument), one line
+ * naming the command's `--help`, under the error: the whole help would bury the error.
+ */
+function pointToHelpAfterErrors(command: Command): void {
+  command.showHelpAfterError(`(see \`${commandPath(command)} --help\`)`);
+  for (const subcommand of command.commands) pointToHelpAfterErrors(subcommand);
+}
+
+/** `winnow sites add`: the command's name after those of the commands it belongs to. */
+function commandPath(command: Command): string {
+  return command.parent ? `${commandPath(command.parent)} ${command.name()}` : command.name();
 }
 
 /**
