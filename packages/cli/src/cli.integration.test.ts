@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { SITE_CONFIG_SCHEMA } from '@winnow/config';
 import { freePort } from '@winnow/queue/testing';
 import { CLI_MAIN, embeddedCli, embeddedEnv, runCli } from './testing/embeddedCli.js';
 
@@ -117,6 +118,20 @@ describe('winnow, called wrongly or asked for help', () => {
         assert.deepEqual([failure.code, failure.stdout, failure.stderr], [2, '', `${error}\n(see \`${help}\`)\n`], args.join(' '));
         return true;
       });
+    }
+  });
+
+  it('shows the default of every site setting that takes a value, as the site schema declares it', async () => {
+    const { name: _, ...defaults } = SITE_CONFIG_SCHEMA.parse({ name: 'tide', seeds: ['https://tide.example/'] });
+    const withValues = Object.entries(defaults).filter(([, value]) => typeof value === 'number' || typeof value === 'string');
+    assert.ok(withValues.some(([setting]) => setting === 'delayMs') && withValues.some(([setting]) => setting === 'concurrency'));
+    for (const command of ['add', 'update']) {
+      const help = (await winnow('sites', command, '--help')).stdout.replace(/\s+/g, ' ');
+      for (const [setting, value] of withValues) {
+        const flag = `--${setting.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+        // The default within the flag's own description, before the next flag's.
+        assert.match(help, new RegExp(`${flag} <\\w+> (?:(?! --).)*\\(default: ${value}\\)`), `sites ${command} ${flag}`);
+      }
     }
   });
 });

@@ -1,4 +1,5 @@
 import { Command, type CommanderError, InvalidArgumentError, Option } from 'commander';
+import { SITE_CONFIG_SCHEMA } from '@winnow/config';
 import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
 import { EVAL_METHOD_NAMES } from '@winnow/eval';
 import { NOT_STORED_OUTCOMES } from '@winnow/storage';
@@ -248,20 +249,42 @@ function siteSettings(): Option[] {
     new Option('--allow <glob...>', "URL globs the crawl may follow (default: everything under the seeds' origins)"),
     new Option(
       '--max-pages <n>',
-      'URLs a crawl admits at most (sitemaps aside): each counts once admitted, stored or not (redirects, refused, disallowed and failed URLs too)',
+      withSiteDefault(
+        'URLs a crawl admits at most (sitemaps aside): each counts once admitted, stored or not (redirects, refused, disallowed and failed URLs too)',
+        'maxPages',
+      ),
     ).argParser(positiveInteger),
-    new Option('--max-depth <n>', 'links followed from a seed').argParser(nonNegativeInteger),
-    new Option('--concurrency <n>', 'requests to one host in flight at once, across every crawler process').argParser(positiveInteger),
-    new Option('--delay-ms <n>', "least time between two requests to one host (robots.txt's Crawl-delay can raise it)").argParser(nonNegativeInteger),
-    new Option('--render <how>', 'http (default) or browser'),
-    new Option('--min-template-pages <n>', 'pages a page type needs before it gets a template').argParser(positiveInteger),
-    new Option('--template-every-ms <n>', 'template preparation schedule; 0 turns it off').argParser(nonNegativeInteger),
+    new Option('--max-depth <n>', withSiteDefault('links followed from a seed', 'maxDepth')).argParser(nonNegativeInteger),
+    new Option('--concurrency <n>', withSiteDefault('requests to one host in flight at once, across every crawler process', 'concurrency')).argParser(
+      positiveInteger,
+    ),
+    new Option('--delay-ms <n>', withSiteDefault("least time between two requests to one host (robots.txt's Crawl-delay can raise it)", 'delayMs')).argParser(
+      nonNegativeInteger,
+    ),
+    new Option('--render <how>', withSiteDefault('http or browser', 'render')),
+    new Option('--min-template-pages <n>', withSiteDefault('pages a page type needs before it gets a template', 'minTemplatePages')).argParser(positiveInteger),
+    new Option('--template-every-ms <n>', withSiteDefault('template preparation schedule; 0 turns it off', 'templateEveryMs')).argParser(nonNegativeInteger),
     new Option('--allow-private', 'the site is on a private network: let the crawler connect to loopback and private addresses'),
     new Option('--sitemaps', "also start from the sitemaps robots.txt names and each seed origin's /sitemap.xml"),
-    new Option('--max-sitemaps <n>', 'sitemap files a crawl fetches at most (default 1000)').argParser(positiveInteger),
-    new Option('--recrawl-every-ms <n>', 'crawl the site again this often (conditional requests); 0: only on request').argParser(nonNegativeInteger),
-    new Option('--max-pages-per-pattern <n>', 'pages of one URL pattern a crawl admits at most (a trap guard); 0: no cap').argParser(nonNegativeInteger),
+    new Option('--max-sitemaps <n>', withSiteDefault('sitemap files a crawl fetches at most', 'maxSitemaps')).argParser(positiveInteger),
+    new Option(
+      '--recrawl-every-ms <n>',
+      withSiteDefault('crawl the site again this often (conditional requests); 0: only on request', 'recrawlEveryMs'),
+    ).argParser(nonNegativeInteger),
+    new Option(
+      '--max-pages-per-pattern <n>',
+      withSiteDefault('pages of one URL pattern a crawl admits at most (a trap guard); 0: no cap', 'maxPagesPerPattern'),
+    ).argParser(nonNegativeInteger),
   ];
+}
+
+/**
+ * A setting's description with its default, read from the site schema in packages/config as
+ * commander words its own defaults. Not commander's `default()`: that would make `sites update`
+ * set every setting it was not given.
+ */
+function withSiteDefault(description: string, setting: Exclude<keyof typeof SITE_CONFIG_SCHEMA.shape, 'name' | 'seeds'>): string {
+  return `${description} (default: ${SITE_CONFIG_SCHEMA.shape[setting].parse(undefined)})`;
 }
 
 /** `--reset`'s parser: settings named by their flags (`max-pages`), as the attributes those flags set (`maxPages`). */
