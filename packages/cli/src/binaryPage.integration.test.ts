@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-
-const main = fileURLToPath(new URL('./main.js', import.meta.url));
-const run = promisify(execFile);
+import { type EmbeddedCli, embeddedCli } from './testing/embeddedCli.js';
 
 let server: Server;
 let origin: string;
-let env: NodeJS.ProcessEnv;
-const winnow = (...args: string[]) => run(process.execPath, [main, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
+let winnow: EmbeddedCli['winnow'];
 
 before(async () => {
   const noise = randomBytes(200 * 1024);
@@ -28,8 +19,7 @@ before(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-binary-')), 'pglite');
-  env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
+  ({ winnow } = await embeddedCli('binary'));
 });
 after(async () => {
   server.closeAllConnections();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,14 +7,12 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { SITE_CONFIG_SCHEMA } from '@winnow/config';
 import { freePort } from '@winnow/queue/testing';
+import { CLI_MAIN, embeddedCli, embeddedEnv, runCli } from './testing/embeddedCli.js';
 
-const main = fileURLToPath(new URL('./main.js', import.meta.url));
-const run = promisify(execFile);
-const winnow = (...args: string[]) => run(process.execPath, [main, ...args], { maxBuffer: 64 * 1024 * 1024 });
+const winnow = (...args: string[]) => runCli(args);
 const fails = async (args: string[], message: RegExp) => {
   await assert.rejects(winnow(...args), (error: { code?: number; stderr?: string }) => {
     assert.notEqual(error.code, 0);
@@ -103,11 +101,44 @@ describe('winnow demo', () => {
   });
 });
 
+describe('winnow, called wrongly or asked for help', () => {
+  it('answers a bad option value, an unknown option or command and a missing argument with the error and one line naming the help, status 2', async () => {
+    const mistakes: [args: string[], error: string, help: string][] = [
+      [
+        ['sites', 'add', 'tide', '--seed', 'https://tide.example/', '--delay-ms', 'abc'],
+        "error: option '--delay-ms <n>' argument 'abc' is invalid. expected a non-negative integer",
+        'winnow sites add --help',
+      ],
+      [['crawl', 'tide', '--delay-ms', '5'], "error: unknown option '--delay-ms'", 'winnow crawl --help'],
+      [['sites', 'nosuch'], "error: unknown command 'nosuch'", 'winnow sites --help'],
+      [['search'], "error: missing required argument 'query'", 'winnow search --help'],
+    ];
+    for (const [args, error, help] of mistakes) {
+      await assert.rejects(winnow(...args), (failure: { code?: number; stdout?: string; stderr?: string }) => {
+        assert.deepEqual([failure.code, failure.stdout, failure.stderr], [2, '', `${error}\n(see \`${help}\`)\n`], args.join(' '));
+        return true;
+      });
+    }
+  });
+
+  it('shows the default of every site setting that takes a value, as the site schema declares it', async () => {
+    const { name: _, ...defaults } = SITE_CONFIG_SCHEMA.parse({ name: 'tide', seeds: ['https://tide.example/'] });
+    const withValues = Object.entries(defaults).filter(([, value]) => typeof value === 'number' || typeof value === 'string');
+    assert.ok(withValues.some(([setting]) => setting === 'delayMs') && withValues.some(([setting]) => setting === 'concurrency'));
+    for (const command of ['add', 'update']) {
+      const help = (await winnow('sites', command, '--help')).stdout.replace(/\s+/g, ' ');
+      for (const [setting, value] of withValues) {
+        const flag = `--${setting.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+        // The default within the flag's own description, before the next flag's.
+        assert.match(help, new RegExp(`${flag} <\\w+> (?:(?! --).)*\\(default: ${value}\\)`), `sites ${command} ${flag}`);
+      }
+    }
+  });
+});
+
 describe('winnow, operating the embedded pipeline', () => {
   it('adds, lists and removes sites, and refuses bad input with a clear error', async () => {
-    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-cli-')), 'pglite');
-    const env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
-    const inEnv = (...args: string[]) => run(process.execPath, [main, ...args], { env });
+    const { winnow: inEnv } = await embeddedCli('cli');
     const failsInEnv = async (args: string[], message: RegExp) =>
       assert.rejects(inEnv(...args), (error: { code?: number; stderr?: string }) => {
         assert.notEqual(error.code, 0);
@@ -168,19 +199,10 @@ describe('winnow, operating the embedded pipeline', () => {
 
 describe('winnow up', () => {
   it('refuses to serve the API on a non-loopback address without a token, and exits', async () => {
-    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-up-')), 'pglite');
-    const env = {
-      ...process.env,
-      WINNOW_DATA_DIR: dataDir,
-      WINNOW_API_HOST: '0.0.0.0',
-      WINNOW_API_TOKEN: '',
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      ELASTICSEARCH_URL: '',
-    };
+    const env = await embeddedEnv('up', { WINNOW_API_HOST: '0.0.0.0', WINNOW_API_TOKEN: '' });
     for (const args of [['up'], ['worker', 'api']]) {
       // The timeout only ends a process that would otherwise hang with its workers running.
-      await assert.rejects(run(process.execPath, [main, ...args], { env, timeout: 300_000 }), (error: { code?: number; stderr?: string }) => {
+      await assert.rejects(runCli(args, { env, timeout: 300_000 }), (error: { code?: number; stderr?: string }) => {
         assert.equal(error.code, 1);
         assert.match(error.stderr ?? '', /^winnow: refusing to serve the API on 0\.0\.0\.0 without a token: WINNOW_API_HOST .* WINNOW_API_TOKEN/);
         return true;
@@ -193,7 +215,7 @@ describe('winnow up', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const env = { ...process.env, WINNOW_API_PORT: String((busy.address() as AddressInfo).port), WINNOW_TEMPLATE_METHOD: 'nope', WINNOW_DATA_DIR: 'memory' };
     try {
-      await assert.rejects(run(process.execPath, [main, 'up'], { env, timeout: 60_000 }), (error: { code?: number; stderr?: string }) => {
+      await assert.rejects(runCli(['up'], { env, timeout: 60_000 }), (error: { code?: number; stderr?: string }) => {
         assert.equal(error.code, 1);
         assert.match(error.stderr ?? '', /WINNOW_TEMPLATE_METHOD: unknown template method "nope"; expected one of: pipeline, fastce, /);
         assert.doesNotMatch(error.stderr ?? '', /EADDRINUSE/);
@@ -205,20 +227,10 @@ describe('winnow up', () => {
   });
 
   it('serves the API over the embedded default, keeps the database to itself (pointing other commands at its API), and stops on SIGTERM', async () => {
-    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-up-')), 'pglite');
     const port = await freePort();
     const token = randomBytes(24).toString('hex');
-    const env = {
-      ...process.env,
-      WINNOW_DATA_DIR: dataDir,
-      WINNOW_API_PORT: String(port),
-      WINNOW_API_TOKEN: token,
-      WINNOW_API_URL: '',
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      ELASTICSEARCH_URL: '',
-    };
-    const up = spawn(process.execPath, [main, 'up'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const env = await embeddedEnv('up', { WINNOW_API_PORT: String(port), WINNOW_API_TOKEN: token });
+    const up = spawn(process.execPath, [CLI_MAIN, 'up'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => up.once('exit', resolve));
     try {
       let ready: Response | undefined;
@@ -234,24 +246,24 @@ describe('winnow up', () => {
       });
       assert.equal(created.status, 201);
       const apiUrl = `http://127.0.0.1:${port}`;
-      await assert.rejects(run(process.execPath, [main, 'sites', 'list'], { env }), (error: { stderr?: string }) => {
+      await assert.rejects(runCli(['sites', 'list'], { env }), (error: { stderr?: string }) => {
         assert.match(error.stderr ?? '', /in use by another winnow process/);
         assert.ok(error.stderr?.includes(`set WINNOW_API_URL=${apiUrl} (and WINNOW_API_TOKEN`), error.stderr);
         return true;
       });
       // A shell without the port `winnow up` was started with: the hint names the port it serves on.
       const { WINNOW_API_PORT: _, ...withoutPort } = env;
-      await assert.rejects(run(process.execPath, [main, 'status'], { env: withoutPort }), (error: { stderr?: string }) => {
+      await assert.rejects(runCli(['status'], { env: withoutPort }), (error: { stderr?: string }) => {
         assert.ok(error.stderr?.includes(`set WINNOW_API_URL=${apiUrl} (and WINNOW_API_TOKEN`), error.stderr);
         return true;
       });
-      const throughApi = await run(process.execPath, [main, 'sites', 'list'], { env: { ...env, WINNOW_API_URL: apiUrl } });
+      const throughApi = await runCli(['sites', 'list'], { env: { ...env, WINNOW_API_URL: apiUrl } });
       assert.match(throughApi.stdout, /^via-api\t/m, 'with WINNOW_API_URL the CLI uses the running API');
     } finally {
       up.kill('SIGTERM');
     }
     assert.equal(await exited, 0);
-    const { stdout } = await run(process.execPath, [main, 'sites', 'list'], { env });
+    const { stdout } = await runCli(['sites', 'list'], { env });
     assert.match(stdout, /^via-api\t/m, 'what the API stored is there after a clean stop');
   });
 });
@@ -273,11 +285,10 @@ describe('winnow crawl, interrupted', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-interrupt-')), 'pglite');
-    const env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
+    const env = await embeddedEnv('interrupt');
     try {
-      await run(process.execPath, [main, 'sites', 'add', 'slow', '--seed', `${origin}/`, '--allow-private', '--concurrency', '1'], { env });
-      const crawl = spawn(process.execPath, [main, 'crawl', 'slow'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      await runCli(['sites', 'add', 'slow', '--seed', `${origin}/`, '--allow-private', '--concurrency', '1'], { env });
+      const crawl = spawn(process.execPath, [CLI_MAIN, 'crawl', 'slow'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       crawl.stderr.on('data', (chunk: Buffer) => {
         stderr += chunk.toString();
@@ -285,7 +296,7 @@ describe('winnow crawl, interrupted', () => {
       const exited = new Promise<number | null>((resolve) => crawl.once('exit', resolve));
       // The crawl is under way once its workers have asked for an article.
       for (let i = 0; i < 600 && served < 3; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-      await assert.rejects(run(process.execPath, [main, 'status'], { env }), (error: { stderr?: string }) => {
+      await assert.rejects(runCli(['status'], { env }), (error: { stderr?: string }) => {
         assert.match(error.stderr ?? '', /it serves no API \(a command such as `winnow crawl`/);
         return true;
       });
@@ -293,10 +304,10 @@ describe('winnow crawl, interrupted', () => {
       assert.equal(await exited, 130, stderr);
       assert.match(stderr, /interrupted: closing the workers/);
       assert.match(stderr, /left unfinished: `winnow crawl <site>` resumes it/);
-      const status = await run(process.execPath, [main, 'status'], { env });
+      const status = await runCli(['status'], { env });
       const [, id] = /^slow: crawl (\d+) running/m.exec(status.stdout) ?? [];
       assert.ok(id, status.stdout);
-      const resumed = await run(process.execPath, [main, 'crawl', 'slow'], { env });
+      const resumed = await runCli(['crawl', 'slow'], { env });
       assert.match(resumed.stdout, new RegExp(`^resuming crawl ${id} of slow \\(running\\), left unfinished by an earlier command$`, 'm'));
       assert.match(resumed.stdout, new RegExp(`^slow: crawl ${id} finished: 21 stored`, 'm'));
     } finally {

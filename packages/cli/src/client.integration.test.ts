@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { startApi, type ApiService } from '@winnow/api';
 import { loadEnv } from '@winnow/config';
 import { serveDemoWeb, type DemoWeb } from '@winnow/demo-corpus';
@@ -17,9 +11,8 @@ import { documentIdFor } from '@winnow/search';
 import { findSite, listTemplates, siteHealthHistory } from '@winnow/storage';
 import { formatCrawlLog, formatHealthHistory, formatPreparation, formatSearch, formatSites, formatStatus, formatTemplates } from './commands/operate.js';
 import { closeAll, startWorkers } from './pipeline.js';
+import { freshDataDir, runCli } from './testing/embeddedCli.js';
 
-const main = fileURLToPath(new URL('./main.js', import.meta.url));
-const run = promisify(execFile);
 const OPERATE = randomBytes(24).toString('hex');
 const SEARCH = randomBytes(24).toString('hex');
 
@@ -30,9 +23,8 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
   /** Where the CLI would put an embedded database: it must never be created in client mode. */
   let untouchedDataDir: string;
   const winnow = (token: string, ...args: string[]) =>
-    run(process.execPath, [main, ...args], {
+    runCli(args, {
       env: { ...process.env, WINNOW_API_URL: api.url, WINNOW_API_TOKEN: token, WINNOW_DATA_DIR: untouchedDataDir, DATABASE_URL: '', REDIS_URL: '' },
-      maxBuffer: 16 * 1024 * 1024,
     });
   const fails = async (token: string, args: string[], message: RegExp) =>
     assert.rejects(winnow(token, ...args), (error: { code?: number; stdout?: string; stderr?: string }) => {
@@ -44,7 +36,7 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     });
 
   before(async () => {
-    untouchedDataDir = join(await mkdtemp(join(tmpdir(), 'winnow-client-')), 'pglite');
+    untouchedDataDir = await freshDataDir('client');
     web = await serveDemoWeb(['gazette'], { articles: 6 });
     rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_API_TOKEN: `operate:${OPERATE},search:${SEARCH}` }));
     api = await startApi(rt, 0, '127.0.0.1');
@@ -213,7 +205,7 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     await fails(OPERATE, ['sites', 'add', 'news', '--seed', 'http://127.0.0.1:9/', '--allow-private'], /^winnow: site "news" already exists/);
     const closedPort = await freePort();
     await assert.rejects(
-      run(process.execPath, [main, 'status'], { env: { ...process.env, WINNOW_API_URL: `http://127.0.0.1:${closedPort}`, WINNOW_API_TOKEN: OPERATE } }),
+      runCli(['status'], { env: { ...process.env, WINNOW_API_URL: `http://127.0.0.1:${closedPort}`, WINNOW_API_TOKEN: OPERATE } }),
       (error: { code?: number; stderr?: string }) =>
         error.code === 1 && /^winnow: cannot reach the Winnow API at http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/.test(error.stderr ?? ''),
     );

@@ -1,24 +1,20 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { loadEnv } from '@winnow/config';
 import { addSite, openRuntime, pipelineStatus, search } from '@winnow/runtime';
 import { documentIdFor } from '@winnow/search';
 import { recordPageFailure } from '@winnow/storage';
 import { formatSearch, formatStatus } from './commands/operate.js';
+import { CLI_MAIN, embeddedEnv } from './testing/embeddedCli.js';
 
-const main = fileURLToPath(new URL('./main.js', import.meta.url));
 /** Far more than a pipe holds (64 KiB) plus what the reader has read ahead, so the command is still writing when the pipe closes. */
 const LARGE_OUTPUT = 1024 * 1024;
 
 /** Runs the CLI with stdout into a pipe, reads one line, closes the pipe: `winnow … | head -1`. */
 function firstLineThenClose(args: string[], env: NodeJS.ProcessEnv): Promise<{ line: string; code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [main, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_MAIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let line: string | undefined;
@@ -39,9 +35,8 @@ describe('winnow output into a pipe its reader closes early', () => {
   let env: NodeJS.ProcessEnv;
 
   before(async () => {
-    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-pipe-')), 'pglite');
-    env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
-    const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: dataDir, WINNOW_LOG_LEVEL: 'silent' }));
+    env = await embeddedEnv('pipe');
+    const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: env.WINNOW_DATA_DIR, WINNOW_LOG_LEVEL: 'silent' }));
     try {
       const site = await addSite(rt, { name: 'news', seeds: ['http://127.0.0.1:9/'], templateEveryMs: 0, allowPrivateAddresses: true });
       const long = (i: number) => `harbour ${i} ${'tide '.repeat(2500)}`;

@@ -1,16 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-
-const main = fileURLToPath(new URL('./main.js', import.meta.url));
-const run = promisify(execFile);
+import { type EmbeddedCli, embeddedCli } from './testing/embeddedCli.js';
 
 const page = (title: string, links = '') =>
   `<html><head><title>${title}</title></head><body><nav>${links}</nav><article><h1>${title}</h1><p>${title} is a page of the test site, long enough to be read as its main text.</p></article></body></html>`;
@@ -59,15 +51,13 @@ function troubledSite(): Server {
 describe('what a crawl did not store: status counts and the crawl log (the real CLI, embedded)', () => {
   let server: Server;
   let origin: string;
-  let env: NodeJS.ProcessEnv;
-  const winnow = (...args: string[]) => run(process.execPath, [main, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
+  let winnow: EmbeddedCli['winnow'];
 
   before(async () => {
     server = troubledSite();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-crawl-log-')), 'pglite');
-    env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
+    ({ winnow } = await embeddedCli('crawl-log'));
     await winnow('sites', 'add', 'troubled', '--seed', `${origin}/`, '--allow-private', '--template-every-ms', '0', '--min-template-pages', '50');
   });
   after(async () => {
@@ -179,9 +169,7 @@ describe('what a crawl found and did not admit: counted by reason, in status and
     const server = leakySite();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-not-admitted-')), 'pglite');
-    const env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
-    const winnow = (...args: string[]) => run(process.execPath, [main, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
+    const { winnow } = await embeddedCli('not-admitted');
     try {
       await winnow(
         'sites',
@@ -255,9 +243,7 @@ describe('what a crawl found and did not admit: counted by reason, in status and
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-max-depth-')), 'pglite');
-    const env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
-    const winnow = (...args: string[]) => run(process.execPath, [main, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
+    const { winnow } = await embeddedCli('max-depth');
     try {
       await winnow(
         'sites',

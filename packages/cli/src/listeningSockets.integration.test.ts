@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { freePort, type RedisServer, startRedisServer } from '@winnow/queue/testing';
 import { createScratchDatabase, type ScratchDatabase } from '@winnow/storage/testing';
+import { CLI_MAIN, embeddedEnv } from './testing/embeddedCli.js';
 import { listeningSockets } from './testing/listeningSockets.js';
 
-const cli = fileURLToPath(new URL('./main.js', import.meta.url));
 const serviceMain = (service: string) => fileURLToPath(new URL(`../../../services/${service}/dist/main.js`, import.meta.url));
 
 /** Starts a process and waits until `ready` says it is up (or it exits). */
@@ -49,9 +46,8 @@ describe('nothing listens beyond the configured API address', () => {
 
   test('winnow up (the embedded default): the API address and nothing else, in the whole process tree', async () => {
     const port = await freePort();
-    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-sockets-')), 'pglite');
-    const env = { ...process.env, WINNOW_DATA_DIR: dataDir, WINNOW_API_PORT: String(port), DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '' };
-    const up = await startProcess([cli, 'up'], env, apiAnswers(port));
+    const env = await embeddedEnv('sockets', { WINNOW_API_PORT: String(port) });
+    const up = await startProcess([CLI_MAIN, 'up'], env, apiAnswers(port));
     try {
       // Give every worker time to open what it opens at start.
       await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -2,7 +2,7 @@
 import { CommanderError } from 'commander';
 import { buildProgram } from './program.js';
 import { tolerateClosedStdout } from './stdout.js';
-import { UsageError } from './usageError.js';
+import { USAGE_EXIT_CODE, UsageError } from './usageError.js';
 
 tolerateClosedStdout();
 
@@ -11,6 +11,6 @@ try {
 } catch (error) {
   if (!(error instanceof CommanderError)) {
     process.stderr.write(`winnow: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = error instanceof UsageError ? 2 : 1;
+    process.exitCode = error instanceof UsageError ? USAGE_EXIT_CODE : 1;
   }
 }

@@ -1,7 +1,9 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, type CommanderError, InvalidArgumentError, Option } from 'commander';
+import { SITE_CONFIG_SCHEMA } from '@winnow/config';
 import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
 import { EVAL_METHOD_NAMES } from '@winnow/eval';
 import { NOT_STORED_OUTCOMES } from '@winnow/storage';
+import { USAGE_EXIT_CODE } from './usageError.js';
 import { WORKER_NAMES } from './workerNames.js';
 
 /**
@@ -18,13 +20,10 @@ const operate = () => import('./commands/operate.js');
 
 /** The `winnow` command line; built without running, so tests can drive the real program. */
 export function buildProgram(): Command {
-  const program = new Command('winnow')
-    .description('Winnow: learn where a site keeps its main text and extract it in document order')
-    .showHelpAfterError()
-    .exitOverride((error) => {
-      if (error.exitCode !== 0) process.exitCode = error.exitCode;
-      throw error;
-    });
+  const program = new Command('winnow').description('Winnow: learn where a site keeps its main text and extract it in document order').exitOverride((error) => {
+    if (error.exitCode !== 0) process.exitCode = isHelp(error) ? error.exitCode : USAGE_EXIT_CODE;
+    throw error;
+  });
 
   program
     .command('demo')
@@ -217,7 +216,27 @@ export function buildProgram(): Command {
       ),
     );
 
+  pointToHelpAfterErrors(program);
   return program;
+}
+
+/** Help that commander printed on request, or because a command group was called without a command: not a usage error. */
+function isHelp(error: CommanderError): boolean {
+  return ['commander.help', 'commander.helpDisplayed', 'commander.version'].includes(error.code);
+}
+
+/**
+ * After a mistake commander finds (an unknown option, a bad value, a missing argument), one line
+ * naming the command's `--help`, under the error: the whole help would bury the error.
+ */
+function pointToHelpAfterErrors(command: Command): void {
+  command.showHelpAfterError(`(see \`${commandPath(command)} --help\`)`);
+  for (const subcommand of command.commands) pointToHelpAfterErrors(subcommand);
+}
+
+/** `winnow sites add`: the command's name after those of the commands it belongs to. */
+function commandPath(command: Command): string {
+  return command.parent ? `${commandPath(command.parent)} ${command.name()}` : command.name();
 }
 
 /**
@@ -230,20 +249,42 @@ function siteSettings(): Option[] {
     new Option('--allow <glob...>', "URL globs the crawl may follow (default: everything under the seeds' origins)"),
     new Option(
       '--max-pages <n>',
-      'URLs a crawl admits at most (sitemaps aside): each counts once admitted, stored or not (redirects, refused, disallowed and failed URLs too)',
+      withSiteDefault(
+        'URLs a crawl admits at most (sitemaps aside): each counts once admitted, stored or not (redirects, refused, disallowed and failed URLs too)',
+        'maxPages',
+      ),
     ).argParser(positiveInteger),
-    new Option('--max-depth <n>', 'links followed from a seed').argParser(nonNegativeInteger),
-    new Option('--concurrency <n>', 'requests to one host in flight at once, across every crawler process').argParser(positiveInteger),
-    new Option('--delay-ms <n>', "least time between two requests to one host (robots.txt's Crawl-delay can raise it)").argParser(nonNegativeInteger),
-    new Option('--render <how>', 'http (default) or browser'),
-    new Option('--min-template-pages <n>', 'pages a page type needs before it gets a template').argParser(positiveInteger),
-    new Option('--template-every-ms <n>', 'template preparation schedule; 0 turns it off').argParser(nonNegativeInteger),
+    new Option('--max-depth <n>', withSiteDefault('links followed from a seed', 'maxDepth')).argParser(nonNegativeInteger),
+    new Option('--concurrency <n>', withSiteDefault('requests to one host in flight at once, across every crawler process', 'concurrency')).argParser(
+      positiveInteger,
+    ),
+    new Option('--delay-ms <n>', withSiteDefault("least time between two requests to one host (robots.txt's Crawl-delay can raise it)", 'delayMs')).argParser(
+      nonNegativeInteger,
+    ),
+    new Option('--render <how>', withSiteDefault('http or browser', 'render')),
+    new Option('--min-template-pages <n>', withSiteDefault('pages a page type needs before it gets a template', 'minTemplatePages')).argParser(positiveInteger),
+    new Option('--template-every-ms <n>', withSiteDefault('template preparation schedule; 0 turns it off', 'templateEveryMs')).argParser(nonNegativeInteger),
     new Option('--allow-private', 'the site is on a private network: let the crawler connect to loopback and private addresses'),
     new Option('--sitemaps', "also start from the sitemaps robots.txt names and each seed origin's /sitemap.xml"),
-    new Option('--max-sitemaps <n>', 'sitemap files a crawl fetches at most (default 1000)').argParser(positiveInteger),
-    new Option('--recrawl-every-ms <n>', 'crawl the site again this often (conditional requests); 0: only on request').argParser(nonNegativeInteger),
-    new Option('--max-pages-per-pattern <n>', 'pages of one URL pattern a crawl admits at most (a trap guard); 0: no cap').argParser(nonNegativeInteger),
+    new Option('--max-sitemaps <n>', withSiteDefault('sitemap files a crawl fetches at most', 'maxSitemaps')).argParser(positiveInteger),
+    new Option(
+      '--recrawl-every-ms <n>',
+      withSiteDefault('crawl the site again this often (conditional requests); 0: only on request', 'recrawlEveryMs'),
+    ).argParser(nonNegativeInteger),
+    new Option(
+      '--max-pages-per-pattern <n>',
+      withSiteDefault('pages of one URL pattern a crawl admits at most (a trap guard); 0: no cap', 'maxPagesPerPattern'),
+    ).argParser(nonNegativeInteger),
   ];
+}
+
+/**
+ * A setting's description with its default, read from the site schema in packages/config as
+ * commander words its own defaults. Not commander's `default()`: that would make `sites update`
+ * set every setting it was not given.
+ */
+function withSiteDefault(description: string, setting: Exclude<keyof typeof SITE_CONFIG_SCHEMA.shape, 'name' | 'seeds'>): string {
+  return `${description} (default: ${SITE_CONFIG_SCHEMA.shape[setting].parse(undefined)})`;
 }
 
 /** `--reset`'s parser: settings named by their flags (`max-pages`), as the attributes those flags set (`maxPages`). */

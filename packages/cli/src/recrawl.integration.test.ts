@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { loadEnv } from '@winnow/config';
 import { crawlToEnd } from '@winnow/crawler/testing';
 import { addSite, openRuntime, pipelineStatus, type Runtime, type Service, search, startCrawl, waitForIdle } from '@winnow/runtime';
 import { closeAll, startWorkers } from './pipeline.js';
+import { type EmbeddedCli, embeddedCli } from './testing/embeddedCli.js';
 
 interface Served {
   status: number;
@@ -118,12 +113,10 @@ describe('a recrawl: 304s, a changed page, a removed page and a moved one (the e
 });
 
 describe('a recrawl after maxPages grew fetches the pages the first crawl left out (the real CLI, embedded)', () => {
-  const main = fileURLToPath(new URL('./main.js', import.meta.url));
-  const run = promisify(execFile);
   let server: Server;
-  let env: NodeJS.ProcessEnv;
+  let cli: EmbeddedCli;
   const conditional: string[] = [];
-  const winnow = async (...args: string[]) => (await run(process.execPath, [main, ...args], { env, maxBuffer: 16 * 1024 * 1024 })).stdout;
+  const winnow = async (...args: string[]) => (await cli.winnow(...args)).stdout;
   const articles = Array.from({ length: 20 }, (_, i) => `/articles/${i + 1}.html`);
   const pages = new Map<string, Served>([
     [
@@ -145,8 +138,7 @@ describe('a recrawl after maxPages grew fetches the pages the first crawl left o
     server = mutableSite(pages, conditional);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-recrawl-')), 'pglite');
-    env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
+    cli = await embeddedCli('recrawl');
     await winnow(
       'sites',
       'add',

@@ -1,27 +1,17 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { startApi } from '@winnow/api';
 import { loadEnv } from '@winnow/config';
 import { serveDemoWeb } from '@winnow/demo-corpus';
 import { addSite, openRuntime } from '@winnow/runtime';
 import { startTemplater } from '@winnow/templater';
-
-const main = fileURLToPath(new URL('./main.js', import.meta.url));
-const run = promisify(execFile);
+import { embeddedCli, runCli } from './testing/embeddedCli.js';
 
 describe('winnow templates prepare, embedded (the real CLI)', () => {
   test("runs the preparation here and says what became of each page type; the listing explains every version's changes", async () => {
     const web = await serveDemoWeb(['gazette'], { articles: 8 });
-    const dataDir = join(await mkdtemp(join(tmpdir(), 'winnow-templates-')), 'pglite');
-    const env = { ...process.env, WINNOW_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
-    const winnow = (...args: string[]) => run(process.execPath, [main, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
+    const { winnow } = await embeddedCli('templates');
     try {
       const origin = web.sites[0]?.origin;
       await winnow('sites', 'add', 'gazette', '--seed', `${origin}/`, '--allow-private', '--template-every-ms', '0', '--min-template-pages', '3');
@@ -70,7 +60,7 @@ describe('winnow templates prepare --wait, remote (the real CLI, API, queue and 
       // Every preparation starts by recording the current templates' health: without its table, each attempt fails.
       await rt.db.exec('ALTER TABLE template_health RENAME TO template_health_moved');
       const env = { ...process.env, WINNOW_API_URL: api.url, WINNOW_API_TOKEN: token, DATABASE_URL: '', REDIS_URL: '' };
-      const failed = await run(process.execPath, [main, 'templates', 'prepare', 'broken', '--wait'], { env }).then(
+      const failed = await runCli(['templates', 'prepare', 'broken', '--wait'], { env }).then(
         () => assert.fail('the command succeeded'),
         (error: { code?: number; stdout?: string; stderr?: string }) => error,
       );

@@ -477,6 +477,11 @@ describe('the HTTP API', () => {
     assert.equal(phrase.body.hits.length, 5);
     assert.match(phrase.body.hits[0].highlights[0], /<mark>noon\.\nTides rose<\/mark>|<mark>noon\. Tides rose<\/mark>/);
     assert.match(phrase.body.hits[0].highlights[0], /&#60;b&#62;/, 'text is HTML-escaped');
+    assert.deepEqual(
+      phrase.body.hits.map((hit: { docId: string }) => hit.docId),
+      phrase.body.hits.map((hit: { site: string; url: string }) => documentIdFor(hit.site, hit.url)),
+      "each hit names its document by the id the README documents (its site's and URL's)",
+    );
     const last = await call('GET', `/search?q=${encodeURIComponent('"noon tides rose"')}&size=5&page=3`, { token: SEARCH });
     assert.equal(last.body.hits.length, 3);
     const seen = new Set([...phrase.body.hits, ...last.body.hits].map((hit: { url: string }) => hit.url));
