@@ -28,6 +28,12 @@ export interface LeasedUrl extends FrontierEntry {
   attempts: number;
   /** Another process held this URL and its lease lapsed (it died): it may have stored the page already. */
   lapsed: boolean;
+  /**
+   * The site has a page row for this URL (stored, refused or gone before): only then is there an
+   * earlier fetch to read (`previousFetch`), which a site's first crawl need not ask the database
+   * for, page after page.
+   */
+  known: boolean;
 }
 
 export interface AdmissionLimits {
@@ -126,6 +132,7 @@ interface LeasedRow {
   revisit: boolean;
   attempts: number;
   lapsed: boolean;
+  known: boolean;
 }
 
 /**
@@ -143,7 +150,8 @@ export async function leaseUrls(db: Queryable, owner: string, limit: number, lea
                 AND q.host <> ALL($4::text[])
               ORDER BY q.id LIMIT $2 FOR UPDATE OF q SKIP LOCKED) picked
       WHERE f.id = picked.id
-      RETURNING f.id, f.crawl_id, f.site_id, f.url, f.host, f.kind, f.depth, f.pattern, f.revisit, f.attempts, picked.lapsed`,
+      RETURNING f.id, f.crawl_id, f.site_id, f.url, f.host, f.kind, f.depth, f.pattern, f.revisit, f.attempts, picked.lapsed,
+                EXISTS (SELECT 1 FROM pages p WHERE p.site_id = f.site_id AND p.url = f.url) AS known`,
     [owner, limit, leaseMs, skipHosts],
   );
   return rows
@@ -160,6 +168,7 @@ export async function leaseUrls(db: Queryable, owner: string, limit: number, lea
       revisit: row.revisit,
       attempts: row.attempts,
       lapsed: row.lapsed,
+      known: row.known,
     }));
 }
 

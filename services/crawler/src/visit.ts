@@ -103,7 +103,7 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
   if ('retryInMs' in slot) return { retryInMs: slot.retryInMs, attempted: false };
   await slot.started();
   // Every page the site has, however this crawl reached it, is fetched with its validators.
-  const previous = leased.kind === 'page' ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
+  const previous = leased.kind === 'page' && leased.known ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
   let response: FetchedResponse;
   try {
     response =
