@@ -81,4 +81,13 @@ describe('API tokens from the environment', () => {
       (error: Error) => /WINNOW_API_TOKEN\.0: each token must be at least 16 characters/.test(error.message) && !error.message.includes('tooshort'),
     );
   });
+
+  test('a misspelled scope is refused, not read as part of an operate token', () => {
+    for (const entry of ['serach:0123456789abcdefgh', 'admin:0123456789abcdefgh']) {
+      assert.throws(
+        () => loadEnv({ WINNOW_API_TOKEN: `search:abcdefghijklmnopqr,${entry}` }),
+        (error: Error) => /WINNOW_API_TOKEN\.1: unknown token scope "(serach|admin)"/.test(error.message) && !error.message.includes('0123456789abcdefgh'),
+      );
+    }
+  });
 });

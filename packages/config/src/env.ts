@@ -39,14 +39,22 @@ export const MIN_TOKEN_LENGTH = 16;
 
 /**
  * `WINNOW_API_TOKEN`: comma-separated tokens, each `scope:token` (`search:…`, `operate:…`); a token
- * without a scope is an `operate` token.
+ * without a scope is an `operate` token. A word before a colon that is no scope (`serach:…`,
+ * `admin:…`) is refused: read as part of an `operate` token, a misspelled search-only token would
+ * grant everything.
  */
 const apiTokens = list.pipe(
   z.array(
     z.string().transform((entry, context): ApiToken => {
       const match = /^(search|operate):(.*)$/.exec(entry);
       const token = match ? (match[2] as string) : entry;
-      if (token.length < MIN_TOKEN_LENGTH || /[\s,]/.test(token)) {
+      const unknownScope = match ? undefined : /^([A-Za-z]+):/.exec(entry)?.[1];
+      if (unknownScope !== undefined) {
+        context.addIssue({
+          code: 'custom',
+          message: `unknown token scope "${unknownScope}": each token is search:<token>, operate:<token> or <token> (operate)`,
+        });
+      } else if (token.length < MIN_TOKEN_LENGTH || /[\s,]/.test(token)) {
         context.addIssue({ code: 'custom', message: `each token must be at least ${MIN_TOKEN_LENGTH} characters without spaces or commas` });
       }
       return { scope: (match?.[1] as TokenScope | undefined) ?? 'operate', token };

@@ -23,6 +23,20 @@ describe('allowed URL globs', () => {
     assert.equal(globProblem('https://news.example/@(world|sport)/**'), null);
   });
 
+  test('a glob written as a path or a bare host, which no URL can match, is refused with an example', () => {
+    assert.throws(
+      () => site(['/articles/**']),
+      /allow\.0: glob "\/articles\/\*\*" refused: globs match whole URLs, scheme and host included \(e\.g\. "https:\/\/example\.com\/articles\/\*\*"\)/,
+    );
+    assert.throws(
+      () => site(['https://news.example/**', 'news.example/world/**']),
+      /allow\.1: glob "news\.example\/world\/\*\*" refused: globs match whole URLs/,
+    );
+    for (const glob of ['https://news.example/**', 'http*://news.example/**', 'http{,s}://news.example/**', '**/amp/**', '*://news.example/*']) {
+      assert.deepEqual(site([glob]).allow, [glob]);
+    }
+  });
+
   test('a hostile link gets its answer: matching is linear in the URL', () => {
     // With minimatch's backtracking RegExp this segment costs its length to the fourth power: it never ends.
     const glob = new UrlGlob(`http://example.com/${'*a'.repeat(4)}b`);

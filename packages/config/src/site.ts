@@ -88,10 +88,21 @@ export const SITE_CONFIG_SCHEMA = z
       if (refused) context.addIssue({ code: 'custom', path: ['seeds', index], message: `refused: ${refused}` });
     });
     site.allow.forEach((glob, index) => {
-      const problem = globProblem(glob);
+      const problem = globProblem(glob) ?? wholeUrlProblem(glob);
       if (problem) context.addIssue({ code: 'custom', path: ['allow', index], message: `glob "${glob}" refused: ${problem}` });
     });
   });
+
+/**
+ * Globs are matched against whole URLs: one written as a path (`/articles/**`) or a host without
+ * a scheme matches nothing, and a recrawl under it would take every stored page but the seeds out
+ * of the index. Such a glob starts neither with a scheme (`https://`, `http*://`) nor with a
+ * wildcard.
+ */
+function wholeUrlProblem(glob: string): string | null {
+  if (/^[a-z*?{[][a-z0-9+.*?{},[\]-]*:\/\//i.test(glob) || glob.startsWith('*')) return null;
+  return `globs match whole URLs, scheme and host included (e.g. "https://example.com${glob.startsWith('/') ? glob : '/articles/**'}")`;
+}
 
 export type SiteConfig = z.infer<typeof SITE_CONFIG_SCHEMA>;
 export type SiteConfigInput = z.input<typeof SITE_CONFIG_SCHEMA>;

@@ -252,6 +252,15 @@ describe('a recrawl follows links under the current settings', () => {
       gone.map((entry) => [entry.url.slice(site.origin.length), entry.reason]),
       [['/about.html', "outside the site's allowed URLs: removed from the index"]],
     );
+
+    // Widened again: the page comes back, and the earlier crawl's log still says why it went.
+    await updateSite(rt, 'narrowed', { allow: null });
+    assert.equal((await crawl('narrowed')).counts.stored, 1);
+    const earlier = (await crawlLog(rt, 'narrowed', { crawl: second.id, outcomes: ['gone'] })).entries;
+    assert.deepEqual(
+      earlier.map((entry) => entry.reason),
+      ["outside the site's allowed URLs: removed from the index"],
+    );
   });
 
   test('robots.txt disallowing a stored page: it leaves the index, unfetched', async () => {

@@ -173,9 +173,10 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
     // A page an earlier crawl found gone, reached again through a link, stays gone rather than becoming a refusal.
     const known = previous ?? (await previousFetch(rt.db, site.id, leased.url));
     if (known?.contentHash || known?.gone) {
-      await markPageGone(rt.db, known.pageId, leased.crawlId, status, `HTTP ${status}: the page is gone`);
+      const reason = `HTTP ${status}: the page is gone`;
+      await markPageGone(rt.db, known.pageId, leased.crawlId, status, reason);
       if (known.contentHash) await rt.queues.add('index', { pageId: known.pageId });
-      return { outcome: 'gone', pageId: known.pageId };
+      return { outcome: 'gone', error: reason, pageId: known.pageId };
     }
   }
   if (status >= 500) return retryOrFail(context, leased, site, `HTTP ${status}`, response);
@@ -211,7 +212,7 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
     if (!previous?.contentHash) return refuse(context, leased, site, reason, response);
     await markPageGone(rt.db, previous.pageId, leased.crawlId, status, reason);
     await rt.queues.add('index', { pageId: previous.pageId });
-    return { outcome: 'gone', pageId: previous.pageId };
+    return { outcome: 'gone', error: reason, pageId: previous.pageId };
   }
   if (previous && previous.contentHash === contentHash(response.body)) return unchanged(context, leased, previous);
   const { pageId, contentHash: hash } = await storeFetchedPage(
@@ -252,10 +253,10 @@ async function moved(context: VisitContext, leased: LeasedUrl, site: Site, respo
   if (previous?.contentHash) {
     await markPageGone(context.rt.db, previous.pageId, leased.crawlId, response.status, reason);
     await context.rt.queues.add('index', { pageId: previous.pageId });
-    return { outcome: 'moved', pageId: previous.pageId };
+    return { outcome: 'moved', error: reason, pageId: previous.pageId };
   }
   const pageId = await record(context, leased, site, reason, response);
-  return { outcome: 'moved', pageId };
+  return { outcome: 'moved', error: reason, pageId };
 }
 
 /**
@@ -351,11 +352,12 @@ async function fail(context: VisitContext, leased: LeasedUrl, site: Site, reason
  */
 async function withdraw(context: VisitContext, leased: LeasedUrl, site: Site, reason: string): Promise<Visit | undefined> {
   const { db, queues } = context.rt;
-  const previous = await previousFetch(db, site.id, leased.url);
+  const previous = leased.known ? await previousFetch(db, site.id, leased.url) : undefined;
   if (!previous?.contentHash) return undefined;
-  await markPageGone(db, previous.pageId, leased.crawlId, null, `${reason}: removed from the index`);
+  const why = `${reason}: removed from the index`;
+  await markPageGone(db, previous.pageId, leased.crawlId, null, why);
   await queues.add('index', { pageId: previous.pageId });
-  return { outcome: 'gone', pageId: previous.pageId };
+  return { outcome: 'gone', error: why, pageId: previous.pageId };
 }
 
 async function refuse(context: VisitContext, leased: LeasedUrl, site: Site, reason: string, response?: FetchedResponse): Promise<Visit> {

@@ -186,9 +186,9 @@ export async function crawlCommand(name: string, flags: { wait?: boolean; stop?:
 
 /** What an entry without a reason of its own was not stored for. */
 const OUTCOME_REASON: Partial<Record<NotStoredOutcome, string>> = {
-  // A move's or a removal's reason is on its page, which the next crawl's fetch overwrites.
+  // Moves and removals log their own reason; entries logged by earlier versions have none.
   moved: 'redirected',
-  gone: 'the page is gone (404, 410 or noindex)',
+  gone: "the page is gone (404, 410, noindex, or now outside the site's globs or robots.txt)",
   disallowed: 'robots.txt disallows it',
   cancelled: 'the crawl was stopped before it was fetched',
 };
