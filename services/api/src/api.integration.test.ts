@@ -463,6 +463,22 @@ describe('the HTTP API', () => {
     assert.deepEqual([again.status, again.body], [409, { error: 'no crawl of news is queued or running' }]);
   });
 
+  test('a query parameter an endpoint does not take, or a body an action does not take, is a 400 naming it', async () => {
+    for (const [path, reason] of [
+      ['/search?q=harbour&sise=5', 'unknown query parameter "sise": it takes q, site, page, size'],
+      ['/templates?site=news&foo=1&bar=2', 'unknown query parameters "foo", "bar": it takes site'],
+      ['/sites/news/crawl/log?outcomes=gone', 'unknown query parameter "outcomes": it takes outcome, crawl, page, size'],
+    ] as const) {
+      const response = await call('GET', path);
+      assert.deepEqual([response.status, response.body], [400, { error: reason }], path);
+    }
+    for (const path of ['/sites/news/crawl', '/sites/news/crawl/stop', '/sites/news/templates']) {
+      const response = await call('POST', path, { body: { force: true } });
+      assert.deepEqual([response.status, response.body], [400, { error: 'this request takes no body (or an empty JSON object)' }], path);
+    }
+    assert.equal((await call('POST', '/sites/news/templates', { body: {} })).status, 202, 'an empty object is no setting');
+  });
+
   test('an empty site parameter is a 400, not a site named ""', async () => {
     for (const path of ['/search?q=harbour&site=', '/templates?site=']) {
       const response = await call('GET', path);

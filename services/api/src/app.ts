@@ -54,6 +54,25 @@ function stringParam(value: unknown, name: string): string | undefined {
   return value;
 }
 
+/**
+ * A query parameter the endpoint does not take is refused, naming those it takes: a misspelled
+ * `sise=50` would otherwise be answered as if it were not there.
+ */
+function knownParams(query: Record<string, unknown>, names: readonly string[]): void {
+  const unknown = Object.keys(query).filter((key) => !names.includes(key));
+  if (unknown.length > 0) {
+    const takes = names.length > 0 ? `it takes ${names.join(', ')}` : 'it takes none';
+    throw new InvalidRequestError(`unknown query parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => `"${key}"`).join(', ')}: ${takes}`);
+  }
+}
+
+/** An action that takes no settings refuses a body that names some (`{"force": true}` would do nothing). */
+function noSettings(body: unknown): void {
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Object.keys(body).length > 0)) {
+    throw new InvalidRequestError('this request takes no body (or an empty JSON object)');
+  }
+}
+
 /** `site=` names a site or is left out; an empty one is a mistake (a blank form field), not "every site". */
 function siteParam(value: unknown): string | undefined {
   const site = stringParam(value, 'site');
@@ -177,15 +196,18 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
     return reply.status(204).send();
   });
 
-  app.post<{ Params: { name: string } }>('/sites/:name/crawl', async (request, reply) =>
-    reply.status(202).send({ crawl: await startCrawl(rt, request.params.name) }),
-  );
+  app.post<{ Params: { name: string } }>('/sites/:name/crawl', async (request, reply) => {
+    noSettings(request.body);
+    return reply.status(202).send({ crawl: await startCrawl(rt, request.params.name) });
+  });
   app.post<{ Params: { name: string } }>('/sites/:name/crawl/stop', async (request) => {
+    noSettings(request.body);
     const crawl = await stopCrawl(rt, request.params.name);
     if (!crawl) throw new WinnowError('conflict', `no crawl of ${request.params.name} is queued or running`);
     return { crawl };
   });
   app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/crawl/log', async (request) => {
+    knownParams(request.query, ['outcome', 'crawl', 'page', 'size']);
     const { outcome, crawl, page, size } = request.query;
     const outcomes = stringParam(outcome, 'outcome')
       ?.split(',')
@@ -201,6 +223,7 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
   app.get<{ Params: { name: string } }>('/sites/:name/crawl', async (request) => ({ crawl: (await crawlStatus(rt, request.params.name)) ?? null }));
 
   app.post<{ Params: { name: string } }>('/sites/:name/templates', async (request, reply) => {
+    noSettings(request.body);
     const { site, job } = await requestTemplates(rt, request.params.name);
     return reply.status(202).send({ site: site.name, queued: true, job });
   });
@@ -210,11 +233,13 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
   app.get<{ Params: { name: string } }>('/sites/:name/templates/health', async (request) => ({
     history: await templateHealthHistory(rt, request.params.name),
   }));
-  app.get<{ Querystring: Record<string, unknown> }>('/templates', async (request) => ({
-    templates: await siteTemplates(rt, siteParam(request.query.site)),
-  }));
+  app.get<{ Querystring: Record<string, unknown> }>('/templates', async (request) => {
+    knownParams(request.query, ['site']);
+    return { templates: await siteTemplates(rt, siteParam(request.query.site)) };
+  });
 
   app.get<{ Querystring: Record<string, unknown> }>('/search', searchEngine, async (request) => {
+    knownParams(request.query, ['q', 'site', 'page', 'size']);
     const { q, site, page, size } = request.query;
     return search(rt, { q: q ?? '', site: siteParam(site), page: integerParam(page, 'page'), size: integerParam(size, 'size') });
   });
