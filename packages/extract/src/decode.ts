@@ -2,6 +2,7 @@ import sniffHtmlEncoding from 'html-encoding-sniffer';
 import { Parser } from 'htmlparser2';
 import { ExtractionError } from './errors.js';
 import { nulsReplaced, refuseBinary } from './input.js';
+import { WINDOWS_1252_C1 } from './windows1252.js';
 
 export interface DecodedHtml {
   html: string;
@@ -98,14 +99,6 @@ function isDecodable(encoding: string): boolean {
     return false;
   }
 }
-
-/**
- * WHATWG's windows-1252 for bytes 0x80–0x9F (the rest is Latin-1). Node 20's TextDecoder reads
- * those bytes as Latin-1's C1 controls (nodejs/node#56542): curly quotes, dashes and € are lost.
- */
-const WINDOWS_1252_C1 =
-  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
-  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 
 function decode(bytes: Uint8Array, encoding: string, fatal: boolean): string {
   const text = new TextDecoder(encoding, { fatal }).decode(bytes);
