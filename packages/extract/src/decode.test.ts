@@ -90,6 +90,15 @@ describe('decodeHtml', () => {
     assert.deepEqual(decodeHtml(Buffer.from('<p>Besan\u00e7on</p>', 'utf8')).warnings, []);
   });
 
+  it('reads a page whose declared encoding Node cannot decode as if it declared none, and says so', () => {
+    for (const contentType of ['text/html; charset=iso-8859-16', 'text/html; charset=x-user-defined']) {
+      const decoded = decodeHtml(Buffer.from('<p>Besan\u00e7on</p>', 'latin1'), contentType);
+      assert.equal(decoded.encoding, 'windows-1252', contentType);
+      assert.match(decoded.html, /Besançon/, contentType);
+      assert.match(decoded.warnings.join(' '), /cannot be decoded here/, contentType);
+    }
+  });
+
   it('refuses empty and binary bodies', () => {
     assert.throws(
       () => decodeHtml(new Uint8Array()),

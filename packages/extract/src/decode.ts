@@ -27,9 +27,12 @@ export function decodeHtml(bytes: Uint8Array, contentType?: string): DecodedHtml
   const encodingLabel = charsetOf(contentType);
   const transport = encodingLabel ? { transportLayerEncodingLabel: encodingLabel } : {};
   // The sniffer falls back to its default when nothing names an encoding: an empty one tells that case apart.
-  const declared = sniffHtmlEncoding(bytes, { ...transport, defaultEncoding: '' });
+  const sniffed = sniffHtmlEncoding(bytes, { ...transport, defaultEncoding: '' });
+  // A WHATWG encoding Node cannot decode (ISO-8859-16, x-user-defined) counts as none, not as a crash.
+  const declared = sniffed === '' || isDecodable(sniffed) ? sniffed : '';
   let decoded = declared === '' ? decodeUndeclared(bytes) : decodeDeclared(bytes, declared);
-  const late = declared === '' ? lateMetaEncoding(bytes) : undefined;
+  if (declared !== sniffed) decoded.warnings.push(`the declared encoding ${sniffed} cannot be decoded here: read as if none was declared`);
+  const late = sniffed === '' ? lateMetaEncoding(bytes) : undefined;
   if (late !== undefined && late !== decoded.encoding) {
     decoded = decodeDeclared(bytes, late);
     decoded.warnings.unshift(`a <meta> past the first 1024 bytes declares ${late}: decoded as ${late}, as browsers decode such a page again`);
@@ -90,7 +93,7 @@ function lateMetaEncoding(bytes: Uint8Array): string | undefined {
   return found;
 }
 
-/** Whether this Node's TextDecoder knows a WHATWG encoding (it lacks ISO-8859-16, for one). */
+/** Whether this Node's TextDecoder knows a WHATWG encoding (it lacks ISO-8859-16 and x-user-defined). */
 function isDecodable(encoding: string): boolean {
   try {
     new TextDecoder(encoding);
