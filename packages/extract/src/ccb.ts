@@ -78,15 +78,24 @@ function contentCodeVector(html: string, variant: BlurVariant): { vector: Float6
   const runs: TextRun[] = [];
   let codeDepth = 0;
   let pendingBreak = true;
+  // The parser hands over text in pieces (an entity is one): they are gathered until the next tag, so that a word
+  // it cut, `caf&eacute;` or `light&shy;house`, is one word.
+  let text = '';
   const code = (start: number, end: number): void => {
+    content();
     if (variant === 'tccb') values.push(0);
     else for (let i = start; i <= end; i++) values.push(0);
   };
-  const content = (text: string): void => {
-    if (text.trim() === '') return;
+  /** The text gathered since the last tag, as one run. */
+  const content = (): void => {
+    if (text.trim() === '') {
+      text = '';
+      return;
+    }
     const run: TextRun = { words: [], first: [], last: [], newLine: pendingBreak };
     pendingBreak = false;
-    for (const match of text.matchAll(/\S+/g)) {
+    // U+FEFF is white space to JavaScript but nothing to a reader: it does not end a word.
+    for (const match of text.matchAll(/(?:\S|\ufeff)+/g)) {
       run.words.push(match[0]);
       run.first.push(values.length);
       // A token is one element; in the character versions each character is, and so is the space after the word.
@@ -95,8 +104,10 @@ function contentCodeVector(html: string, variant: BlurVariant): { vector: Float6
       run.last.push(values.length - 1);
     }
     runs.push(run);
+    text = '';
   };
   const tag = (name: string, start: number, end: number, implied: boolean): void => {
+    content();
     if (BLOCK_TAGS.has(name) && !INLINE_BLOCK_TAGS.has(name)) pendingBreak = true;
     if (LINE_BREAK_TAGS.has(name)) pendingBreak = true;
     if (implied || (variant === 'accb' && name === 'a')) return;
@@ -124,9 +135,9 @@ function contentCodeVector(html: string, variant: BlurVariant): { vector: Float6
         if (codeLikeOpen.pop()) codeDepth--;
         tag(name, parser.startIndex, parser.endIndex, implied);
       },
-      ontext(text) {
+      ontext(piece) {
         if (codeDepth > 0) code(parser.startIndex, parser.endIndex);
-        else content(text);
+        else text += piece;
       },
     },
     { decodeEntities: true, lowerCaseTags: true },
@@ -136,11 +147,12 @@ function contentCodeVector(html: string, variant: BlurVariant): { vector: Float6
     // Nesting past the parser's comfort: the rest is read as it stands, tags as code, text as content.
     for (const match of html.slice(flatFrom).matchAll(/<[^>]*>|[^<]+/g)) {
       if (match[0].startsWith('<')) code(0, match[0].length - 1);
-      else content(decodeHTML(match[0]));
+      else text += decodeHTML(match[0]);
     }
   } else {
     parser.end();
   }
+  content();
   return { vector: Float64Array.from(values), runs, flattened: flatFrom >= 0 };
 }
 

@@ -18,6 +18,44 @@ describe('decodeHtml', () => {
     assert.deepEqual(decoded.warnings, []);
   });
 
+  /** A `<head>` whose first 2 KB declare nothing: a long stylesheet before the meta, as real pages have. */
+  const longHead = (meta: string) =>
+    Buffer.from(`<html><head><title>Page</title><style>${'.rule { margin: 0 auto; padding: 1em; }\n'.repeat(50)}</style>${meta}</head><body><p>`);
+
+  it('follows a <meta> charset past the first 1024 bytes, as browsers decode such a page again, and says so', () => {
+    const japanese = Buffer.concat([
+      longHead('<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">'),
+      Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea]),
+      Buffer.from('</p></body></html>'),
+    ]);
+    const decoded = decodeHtml(japanese, 'text/html');
+    assert.equal(decoded.encoding, 'Shift_JIS');
+    assert.match(decoded.html, /<p>日本語<\/p>/);
+    assert.deepEqual(decoded.warnings, ['a <meta> past the first 1024 bytes declares Shift_JIS: decoded as Shift_JIS, as browsers decode such a page again']);
+    const russian = decodeHtml(Buffer.concat([longHead('<meta charset="cp1251">'), Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2])]));
+    assert.equal(russian.encoding, 'windows-1251', 'cp1251 is a WHATWG label of windows-1251');
+    assert.match(russian.html, /<p>Привет$/);
+    assert.equal(decodeHtml(japanese, 'text/html; charset=utf-8').encoding, 'UTF-8', 'a declared encoding stays: the late meta only replaces a guess');
+  });
+
+  it('leaves a page as it was when its late <meta> names no encoding a decoder knows, or sits where no browser reads it', () => {
+    const latin1 = Buffer.from('<p>Besan\u00e7on</p>', 'latin1');
+    const undeclared = decodeHtml(Buffer.concat([longHead(''), latin1]));
+    for (const meta of [
+      '<meta charset="x-klingon">',
+      '<meta charset="iso-8859-16">', // a WHATWG encoding Node's TextDecoder lacks
+      '<!-- <meta charset="windows-1251"> -->',
+      '<script>document.write(\'<meta charset="windows-1251">\')</script>',
+    ]) {
+      const decoded = decodeHtml(Buffer.concat([longHead(meta), latin1]));
+      assert.equal(decoded.encoding, 'windows-1252', meta);
+      assert.match(decoded.html, /Besançon/, meta);
+      assert.deepEqual(decoded.warnings, undeclared.warnings, meta);
+    }
+    const inBody = decodeHtml(Buffer.concat([longHead(''), Buffer.from('<meta charset="windows-1251">'), latin1]));
+    assert.equal(inBody.encoding, 'windows-1252', "a meta in <body> is not the head's");
+  });
+
   it('prefers the Content-Type charset to the <meta> one', () => {
     const decoded = decodeHtml(Buffer.from('<meta charset="windows-1251"><p>caf\u00e9</p>', 'utf8'), 'text/html; charset=utf-8');
     assert.equal(decoded.encoding, 'UTF-8');
@@ -50,6 +88,15 @@ describe('decodeHtml', () => {
     assert.deepEqual(declared.warnings, []);
     assert.equal(decodeHtml(Buffer.from('<p>Besan\u00e7on</p>', 'utf8')).encoding, 'UTF-8', 'valid UTF-8 stays UTF-8');
     assert.deepEqual(decodeHtml(Buffer.from('<p>Besan\u00e7on</p>', 'utf8')).warnings, []);
+  });
+
+  it('reads a page whose declared encoding Node cannot decode as if it declared none, and says so', () => {
+    for (const contentType of ['text/html; charset=iso-8859-16', 'text/html; charset=x-user-defined']) {
+      const decoded = decodeHtml(Buffer.from('<p>Besan\u00e7on</p>', 'latin1'), contentType);
+      assert.equal(decoded.encoding, 'windows-1252', contentType);
+      assert.match(decoded.html, /Besançon/, contentType);
+      assert.match(decoded.warnings.join(' '), /cannot be decoded here/, contentType);
+    }
   });
 
   it('refuses empty and binary bodies', () => {

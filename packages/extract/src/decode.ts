@@ -1,6 +1,8 @@
 import sniffHtmlEncoding from 'html-encoding-sniffer';
+import { Parser } from 'htmlparser2';
 import { ExtractionError } from './errors.js';
 import { nulsReplaced, refuseBinary } from './input.js';
+import { WINDOWS_1252_C1 } from './windows1252.js';
 
 export interface DecodedHtml {
   html: string;
@@ -13,44 +15,93 @@ export interface DecodedHtml {
  * Turns fetched bytes into the HTML string the extractor reads, the way a browser would: a BOM,
  * then the transport's `Content-Type` charset, then a `<meta charset>` in the first 1024 bytes
  * (WHATWG prescan, via html-encoding-sniffer), else UTF-8 — or windows-1252 when the bytes are not
- * valid UTF-8, as browsers do for a legacy page that declares nothing (a warning says so). Bytes
- * invalid in a declared encoding become U+FFFD and a warning says so, and so do NULs (`nulsReplaced`: Postgres cannot store them); a
- * body that is binary data (`refuseBinary`, the one rule the crawler, templater and extractor share)
- * is refused with a typed error.
+ * valid UTF-8, as browsers do for a legacy page that declares nothing (a warning says so). A page
+ * that declares nothing by then but has a `<meta charset>` further on is decoded again with that
+ * encoding, as browsers do (`lateMetaEncoding`; a warning says so). Bytes invalid in a declared
+ * encoding become U+FFFD and a warning says so, and so do NULs (`nulsReplaced`: Postgres cannot
+ * store them); a body that is binary data (`refuseBinary`, the one rule the crawler, templater and
+ * extractor share) is refused with a typed error.
  */
 export function decodeHtml(bytes: Uint8Array, contentType?: string): DecodedHtml {
   if (bytes.length === 0) throw new ExtractionError('empty-input', 'the page body is empty');
   const encodingLabel = charsetOf(contentType);
   const transport = encodingLabel ? { transportLayerEncodingLabel: encodingLabel } : {};
-  let encoding = sniffHtmlEncoding(bytes, { ...transport, defaultEncoding: 'UTF-8' });
-  // The sniffer falls back to its default when nothing names an encoding: a second default tells that case apart.
-  const declared = encoding !== 'UTF-8' || sniffHtmlEncoding(bytes, { ...transport, defaultEncoding: 'windows-1252' }) === 'UTF-8';
-  const warnings: string[] = [];
-  let html: string;
-  try {
-    html = decode(bytes, encoding, true);
-  } catch {
-    if (declared) {
-      html = decode(bytes, encoding, false);
-      warnings.push(`bytes invalid in ${encoding} were replaced by U+FFFD`);
-    } else {
-      // Undeclared and not UTF-8: a legacy page (Latin-1 and its kin), read as browsers of most locales read it.
-      encoding = 'windows-1252';
-      html = decode(bytes, encoding, false);
-      warnings.push('no charset was declared and the bytes are not valid UTF-8: decoded as windows-1252');
-    }
+  // The sniffer falls back to its default when nothing names an encoding: an empty one tells that case apart.
+  const sniffed = sniffHtmlEncoding(bytes, { ...transport, defaultEncoding: '' });
+  // A WHATWG encoding Node cannot decode (ISO-8859-16, x-user-defined) counts as none, not as a crash.
+  const declared = sniffed === '' || isDecodable(sniffed) ? sniffed : '';
+  let decoded = declared === '' ? decodeUndeclared(bytes) : decodeDeclared(bytes, declared);
+  if (declared !== sniffed) decoded.warnings.push(`the declared encoding ${sniffed} cannot be decoded here: read as if none was declared`);
+  const late = sniffed === '' ? lateMetaEncoding(bytes) : undefined;
+  if (late !== undefined && late !== decoded.encoding) {
+    decoded = decodeDeclared(bytes, late);
+    decoded.warnings.unshift(`a <meta> past the first 1024 bytes declares ${late}: decoded as ${late}, as browsers decode such a page again`);
   }
-  refuseBinary(html);
-  return { html: nulsReplaced(html, warnings), encoding, warnings };
+  refuseBinary(decoded.html);
+  return { ...decoded, html: nulsReplaced(decoded.html, decoded.warnings) };
 }
 
+function decodeDeclared(bytes: Uint8Array, encoding: string): DecodedHtml {
+  try {
+    return { html: decode(bytes, encoding, true), encoding, warnings: [] };
+  } catch {
+    return { html: decode(bytes, encoding, false), encoding, warnings: [`bytes invalid in ${encoding} were replaced by U+FFFD`] };
+  }
+}
+
+function decodeUndeclared(bytes: Uint8Array): DecodedHtml {
+  try {
+    return { html: decode(bytes, 'UTF-8', true), encoding: 'UTF-8', warnings: [] };
+  } catch {
+    // Not UTF-8: a legacy page (Latin-1 and its kin), read as browsers of most locales read it.
+    const warning = 'no charset was declared and the bytes are not valid UTF-8: decoded as windows-1252';
+    return { html: decode(bytes, 'windows-1252', false), encoding: 'windows-1252', warnings: [warning] };
+  }
+}
+
+/** How far into a page `lateMetaEncoding` looks: a `<head>` longer than this is not one browsers meet in practice. */
+const LATE_META_BYTES = 64 * 1024;
+
 /**
- * WHATWG's windows-1252 for bytes 0x80–0x9F (the rest is Latin-1). Node 20's TextDecoder reads
- * those bytes as Latin-1's C1 controls (nodejs/node#56542): curly quotes, dashes and € are lost.
+ * The encoding the first `<meta charset>` or `<meta http-equiv="Content-Type">` before `<body>`
+ * (and within 64 KB) names, for a page that declares none in its first 1024 bytes. The prescan
+ * stops there, but the HTML tree builder "changes the encoding" when it meets such a meta while
+ * the encoding is still tentative (HTML Standard, "Changing the encoding while parsing"), and
+ * browsers decode the page again. The bytes are read as Latin-1, one character a byte, as the
+ * prescan reads them, so htmlparser2 skips comments and scripts as a tokenizer does; each meta's
+ * own bytes then go through the sniffer's prescan, so that labels, the `content` attribute's
+ * charset and UTF-16 read as UTF-8 follow WHATWG. A label no decoder here knows is passed over,
+ * as the tree builder passes it over.
  */
-const WINDOWS_1252_C1 =
-  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
-  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+function lateMetaEncoding(bytes: Uint8Array): string | undefined {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, LATE_META_BYTES)).toString('latin1');
+  let found: string | undefined;
+  const parser: Parser = new Parser({
+    onopentag(name) {
+      if (name === 'body') {
+        parser.pause();
+      } else if (name === 'meta') {
+        const encoding = sniffHtmlEncoding(bytes.subarray(parser.startIndex, parser.endIndex + 1), { defaultEncoding: '' });
+        if (encoding !== '' && isDecodable(encoding)) {
+          found = encoding;
+          parser.pause();
+        }
+      }
+    },
+  });
+  parser.write(head);
+  return found;
+}
+
+/** Whether this Node's TextDecoder knows a WHATWG encoding (it lacks ISO-8859-16 and x-user-defined). */
+function isDecodable(encoding: string): boolean {
+  try {
+    new TextDecoder(encoding);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function decode(bytes: Uint8Array, encoding: string, fatal: boolean): string {
   const text = new TextDecoder(encoding, { fatal }).decode(bytes);

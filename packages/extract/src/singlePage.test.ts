@@ -19,3 +19,14 @@ describe('every single-page method on bad input', () => {
     });
   }
 });
+
+describe('every single-page method on invisible characters', () => {
+  const page = `<html><body><article>${'<p>A magnifi&shy;cent rhino&#8203;ceros stood by the light&shy;house, as the keeper&#8288;s notes at the caf&eacute; say.</p>'.repeat(8)}</article></body></html>`;
+  for (const method of singlePageMethods) {
+    it(`${method.name}: a word split by a soft hyphen or a zero-width space is one word`, () => {
+      const { text } = method.extract(page);
+      assert.match(text, /A magnificent rhinoceros stood by the lighthouse, as the keepers notes at the café say\./);
+      assert.doesNotMatch(text, /[\u00ad\u200b\u2060]/);
+    });
+  }
+});

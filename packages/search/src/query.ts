@@ -49,12 +49,19 @@ export function isCharacterWord(word: string): boolean {
 }
 
 /**
+ * Characters a browser renders as nothing inside a word: soft hyphen, zero-width space, word joiner
+ * and U+FEFF. Extraction drops them from the main text (extract's `collapseWhitespace`); a query
+ * pasted from a page that has them must not be cut into two words where the index has one.
+ */
+const INVISIBLE = /[\u00ad\u200b\u2060\ufeff]/g;
+
+/**
  * The words of a text, lower-cased, as the index sees them: the one word rule of queries and of the
  * indexed text alike (`indexedWords`). A final sigma is a sigma, so that ΜΟΡΝΟΣ (lower-cased to
- * μορνος) and a query typed μορνοσ meet.
+ * μορνος) and a query typed μορνοσ meet; a word an invisible character splits (`INVISIBLE`) is one.
  */
 export function wordsOf(text: string): string[] {
-  return (text.match(WORD) ?? []).map((word) => word.toLowerCase().replaceAll('ς', 'σ'));
+  return (text.replace(INVISIBLE, '').match(WORD) ?? []).map((word) => word.toLowerCase().replaceAll('ς', 'σ'));
 }
 
 /**
@@ -75,7 +82,9 @@ export function parseQuery(text: unknown): ParsedQuery {
   if (quotes % 2 === 1) throw new QueryError('the query has an unclosed quote (")');
   const phrases: string[][] = [];
   const terms: string[] = [];
-  text.split('"').forEach((part, index) => {
+  // Pasted from a page, a word may carry an invisible character the index's copy of it has lost.
+  const parts = text.replace(INVISIBLE, '').split('"');
+  parts.forEach((part, index) => {
     const words = wordsOf(part);
     if (index % 2 === 1) {
       if (words.length === 0) throw new QueryError('a quoted phrase has no words');
