@@ -263,6 +263,14 @@ describe('a recrawl follows links under the current settings', () => {
     );
   });
 
+  test("a robots.txt kept for less than the host's delay (1 s against 2.5 s) still lets the pages out", async () => {
+    const site = await newSite();
+    site.pages.set('/robots.txt', 'User-agent: *\nDisallow: /private/\n');
+    await addSite(rt, { name: 'patient', seeds: [`${site.origin}/`], maxPages: 3, delayMs: 2500, allowPrivateAddresses: true, templateEveryMs: 0 });
+    const crawled = await crawl('patient');
+    assert.deepEqual({ state: crawled.state, stored: crawled.counts.stored }, { state: 'finished', stored: 3 });
+  });
+
   test('robots.txt disallowing a stored page: it leaves the index, unfetched', async () => {
     const site = await newSite();
     await addSite(rt, { name: 'disallowing', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });

@@ -99,7 +99,12 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
 
   const crawlDelay = Math.min(rules.crawlDelayMs ?? 0, context.rt.env.WINNOW_MAX_CRAWL_DELAY_MS);
   if (rules.fetchedNow && crawlDelay > config.delayMs) await context.politeness.delayNext(leased.host, crawlDelay);
-  const slot = await context.politeness.acquire(leased.host, { ...pace, intervalMs: Math.max(config.delayMs, crawlDelay) }, LONGEST_SLOT_WAIT_MS);
+  const intervalMs = Math.max(config.delayMs, crawlDelay);
+  // A robots.txt fetched just now took the host's slot: the page waits its turn behind it. Sent
+  // back instead, it would find robots.txt due again whenever it is kept for less than the host's
+  // interval, and no page would ever be fetched.
+  const longestWaitMs = rules.fetchedNow ? LONGEST_SLOT_WAIT_MS + intervalMs : LONGEST_SLOT_WAIT_MS;
+  const slot = await context.politeness.acquire(leased.host, { ...pace, intervalMs }, longestWaitMs);
   if ('retryInMs' in slot) return { retryInMs: slot.retryInMs, attempted: false };
   await slot.started();
   // Every page the site has, however this crawl reached it, is fetched with its validators.
