@@ -115,14 +115,15 @@ describe('what a crawl did not store: status counts and the crawl log (the real 
       [`${origin}/doc.pdf`]: ['refused', 'not HTML: application/pdf'],
       [`${origin}/missing`]: ['refused', 'HTTP 404'],
       [`${origin}/out`]: ['refused', `redirect to http://localhost:${new URL(origin).port}/article/7.html refused: outside the site's allowed URLs`],
-      [`${origin}/hop`]: ['moved', 'redirected'],
+      // Crawl 2 fetched /hop again; crawl 1's entry keeps its own reason.
+      [`${origin}/hop`]: ['moved', `HTTP 301: moved to ${origin}/a2`],
       [`${origin}/private/x`]: ['disallowed', 'robots.txt disallows it'],
       [`${origin}/boom`]: ['failed', 'HTTP 500'],
       [`${origin}/drop`]: ['failed', ofFirst.get(`${origin}/drop`)?.[1]],
     });
     assert.match(ofFirst.get(`${origin}/drop`)?.[1] ?? '', /^fetch failed: /, 'a dropped connection failed: it was not refused');
     const hop = entries.find(([crawl, , url]) => crawl === 'crawl 2' && url === `${origin}/hop`);
-    assert.deepEqual(hop?.slice(1), ['moved', `${origin}/hop`, `HTTP 301: moved to ${origin}/a2`], "the latest crawl's move names its target");
+    assert.deepEqual(hop?.slice(1), ['moved', `${origin}/hop`, `HTTP 301: moved to ${origin}/a2`], "the latest crawl's move names its target too");
 
     const failed = JSON.parse((await winnow('crawl-log', 'troubled', '--outcome', 'failed', '--crawl', '1', '--json')).stdout);
     assert.deepEqual(
