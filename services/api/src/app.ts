@@ -61,8 +61,8 @@ function stringParam(value: unknown, name: string): string | undefined {
 function knownParams(query: Record<string, unknown>, names: readonly string[]): void {
   const unknown = Object.keys(query).filter((key) => !names.includes(key));
   if (unknown.length > 0) {
-    const takes = names.length > 0 ? `it takes ${names.join(', ')}` : 'it takes none';
-    throw new InvalidRequestError(`unknown query parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => `"${key}"`).join(', ')}: ${takes}`);
+    const named = unknown.map((key) => `"${key}"`).join(', ');
+    throw new InvalidRequestError(`unknown query parameter${unknown.length > 1 ? 's' : ''} ${named}: it takes ${names.join(', ')}`);
   }
 }
 
