@@ -75,6 +75,8 @@ const LATE_META_BYTES = 64 * 1024;
  */
 function lateMetaEncoding(bytes: Uint8Array): string | undefined {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, LATE_META_BYTES)).toString('latin1');
+  // Every such declaration says `charset`: most undeclared pages have none to parse for.
+  if (!/charset/i.test(head)) return undefined;
   let found: string | undefined;
   const parser: Parser = new Parser({
     onopentag(name) {

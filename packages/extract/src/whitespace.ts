@@ -9,7 +9,7 @@ import { WINDOWS_1252_C1 } from './windows1252.js';
  * U+200D) stay: they change how Persian, Indic scripts and emoji render.
  */
 const INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u0080-\u009f\u00ad\u200b\u2060\ufeff]/g;
-const HAS_INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u0080-\u009f\u00ad\u200b\u2060\ufeff]/;
+const HAS_INVISIBLE = new RegExp(INVISIBLE.source);
 
 /**
  * What an `INVISIBLE` character becomes: nothing, but for a C1 control windows-1252 gives a
@@ -41,9 +41,11 @@ export function collapseWhitespace(text: string): string {
  */
 export function nonSpaceChars(text: string): number {
   let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 32 && code !== 0xa0 && code !== 0x3000) count++;
-  }
+  for (let i = 0; i < text.length; i++) if (!isSpaceCode(text.charCodeAt(i))) count++;
   return count;
+}
+
+/** A UTF-16 code unit `nonSpaceChars` does not count: ASCII controls and space, no-break and ideographic space. */
+export function isSpaceCode(code: number): boolean {
+  return code <= 32 || code === 0xa0 || code === 0x3000;
 }

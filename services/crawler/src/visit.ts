@@ -176,7 +176,7 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
   }
   if (status === 404 || status === 410) {
     // A page an earlier crawl found gone, reached again through a link, stays gone rather than becoming a refusal.
-    const known = previous ?? (await previousFetch(rt.db, site.id, leased.url));
+    const known = previous ?? (leased.known ? await previousFetch(rt.db, site.id, leased.url) : undefined);
     if (known?.contentHash || known?.gone) {
       const reason = `HTTP ${status}: the page is gone`;
       await markPageGone(rt.db, known.pageId, leased.crawlId, status, reason);
@@ -377,7 +377,7 @@ async function refuse(context: VisitContext, leased: LeasedUrl, site: Site, reas
  * stays gone.
  */
 async function record(context: VisitContext, leased: LeasedUrl, site: Site, reason: string, response?: FetchedResponse): Promise<number> {
-  const previous = await previousFetch(context.rt.db, site.id, leased.url);
+  const previous = leased.known ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
   if (previous?.contentHash) return previous.pageId;
   // A page an earlier crawl found gone (removed, moved) stays gone, with what this fetch found.
   if (previous?.gone) {

@@ -1,3 +1,5 @@
+import { isSpaceCode } from '../whitespace.js';
+
 /**
  * What one character of the CJK scripts weighs against a Latin letter when the reader compares
  * amounts of text. A Han ideograph writes a morpheme, a kana or Hangul character a syllable: a
@@ -24,8 +26,7 @@ export function textLength(text: string): number {
   let length = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code <= 32 || code === 0xa0 || code === 0x3000) continue;
-    length += isCjk(code) ? CJK_CHAR_WEIGHT : 1;
+    if (!isSpaceCode(code)) length += isCjk(code) ? CJK_CHAR_WEIGHT : 1;
   }
   return length;
 }
