@@ -7,6 +7,7 @@ import { preparedExtractor, templateMethodByName } from '../methods.js';
 import { extractReader } from '../reader/reader.js';
 import { BILINGUAL_STORIES, bilingualSitePage, samplePages, sitePage, uniqueParagraph } from '../testing/sitePages.js';
 import { groupByLayout, SAME_LAYOUT } from './layouts.js';
+import { structureOf } from '../structure.js';
 import { parsePipelineTemplate, preparePipeline, readAlone } from './pipeline.js';
 
 const pipeline = templateMethodByName('pipeline');
@@ -198,6 +199,40 @@ describe('pipeline', () => {
     const result = pipeline.compile(template)(page);
     assert.ok(readAlone(result), result.warnings.join('; '));
     assertKeeps(result.text, body, 'the article');
+  });
+
+  it("lets only a template of the page's own layout overrule most of the reader's reading", () => {
+    const lead = uniqueParagraph(611, 20);
+    const article = [uniqueParagraph(612, 60), uniqueParagraph(613, 60), uniqueParagraph(614, 60)];
+    const page = `<html><body><div class="story"><section><p>${lead}</p></section><div>${article.map((p) => `<p>${p}</p>`).join('')}</div></div></body></html>`;
+    const pagePaths = [...structureOf(page)];
+    // The template reads only the lead: on its own layout's pages the rest is what the reader takes along.
+    const templateSharing = (otherPaths: number) =>
+      parsePipelineTemplate({
+        kind: 'pipeline',
+        schemaVersion: 1,
+        layouts: [
+          {
+            signature: [...pagePaths, ...Array.from({ length: otherPaths }, (_, i) => `HTML.BODY.ASIDE${i}.P`)],
+            pageCount: 5,
+            template: {
+              schemaVersion: 1,
+              params: FASTCE_PLUS_PARAMS,
+              pageCount: 5,
+              contentPaths: ['HTML.BODY.DIV.SECTION.P'],
+              regionPath: null,
+              nonContent: [],
+            },
+          },
+        ],
+      });
+    const near = pipeline.compile(templateSharing(pagePaths.length + 1))(page);
+    assert.ok(readAlone(near), near.warnings.join('; '));
+    assert.match(near.warnings.join('; '), /only near the template's layout/);
+    assertKeeps(near.text, [lead, ...article], 'a page near the layout');
+    const own = pipeline.compile(templateSharing(0))(page);
+    assert.ok(!readAlone(own), own.warnings.join('; '));
+    assert.ok(!own.text.includes(article[0] as string), own.text);
   });
 
   it("does not take text the site's pages repeat for the article of a page with little text", () => {
