@@ -201,9 +201,24 @@ describe('pipeline', () => {
     assertKeeps(result.text, body, 'the article');
   });
 
+  it("keeps an article's prose at a path where the sample pages had only the site's own short lines", () => {
+    const shareList = '<ul><li>Share by email</li><li>Print this story</li></ul>';
+    const article = (n: number, list: string) =>
+      sitePage(`<h1>Headline ${uniqueParagraph(n * 10, 4)}</h1><p>${uniqueParagraph(n * 10 + 1)}</p>${list}<p>${uniqueParagraph(n * 10 + 2)}</p>`);
+    const training = Array.from({ length: 12 }, (_, n) => article(n, shareList));
+    const points = [uniqueParagraph(621, 24), uniqueParagraph(622, 30)];
+    const heldOut = article(20, `<ul>${points.map((point) => `<li>${point}</li>`).join('')}</ul>`);
+    const result = preparedExtractor(pipeline, training)(heldOut);
+    assert.ok(!readAlone(result), result.warnings.join('; '));
+    assertKeeps(result.text, [uniqueParagraph(201), ...points, uniqueParagraph(202)], 'the article and its list');
+    const shortPoints = preparedExtractor(pipeline, training)(article(21, '<ul><li>Email the author</li><li>Read more stories</li></ul>'));
+    assert.ok(!shortPoints.text.includes('Email the author'), shortPoints.text);
+  });
+
   it("lets only a template of the page's own layout overrule most of the reader's reading", () => {
     const lead = uniqueParagraph(611, 20);
-    const article = [uniqueParagraph(612, 60), uniqueParagraph(613, 60), uniqueParagraph(614, 60)];
+    // Lines shorter than a sentence of prose (`PROSE_WORDS`), which the template judges when the page is of its layout.
+    const article = Array.from({ length: 8 }, (_, i) => uniqueParagraph(612 + i, 15));
     const page = `<html><body><div class="story"><section><p>${lead}</p></section><div>${article.map((p) => `<p>${p}</p>`).join('')}</div></div></body></html>`;
     const pagePaths = [...structureOf(page)];
     // The template reads only the lead: on its own layout's pages the rest is what the reader takes along.
