@@ -234,10 +234,7 @@ export async function crawlLog(rt: Runtime, name: string, params: CrawlLogParams
       throw new InvalidRequestError(`unknown outcome ${quoted(outcome)}; the crawl log lists: ${NOT_STORED_OUTCOMES.join(', ')}`);
     }
   }
-  const page = params.page ?? 1;
-  const size = params.size ?? CRAWL_LOG_PAGE_SIZE;
-  if (!Number.isInteger(page) || page < 1) throw new InvalidRequestError('page must be a positive integer');
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new InvalidRequestError(`size must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  const { page, size } = paging(params, CRAWL_LOG_PAGE_SIZE);
   if (params.crawl !== undefined) {
     if (!Number.isInteger(params.crawl) || params.crawl < 1) throw new InvalidRequestError('crawl must be a positive integer');
     if ((await findCrawl(rt.db, params.crawl))?.siteId !== site.id) throw new SiteNotFoundError(`${site.name} has no crawl ${params.crawl}`);
@@ -314,6 +311,15 @@ export interface SearchParams {
 
 export const MAX_PAGE_SIZE = 100;
 
+/** A listing's page (from 1) and page size (1 to `MAX_PAGE_SIZE`), checked once for every listing. */
+function paging(params: { page?: number; size?: number }, defaultSize: number): { page: number; size: number } {
+  const page = params.page ?? 1;
+  const size = params.size ?? defaultSize;
+  if (!Number.isInteger(page) || page < 1) throw new InvalidRequestError('page must be a positive integer');
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new InvalidRequestError(`size must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  return { page, size };
+}
+
 export class InvalidRequestError extends WinnowError {
   override readonly name = 'InvalidRequestError';
   constructor(message: string) {
@@ -347,10 +353,7 @@ export interface SearchResult {
  */
 export async function search(rt: Runtime, params: SearchParams): Promise<SearchResult> {
   const query = parseQuery(params.q);
-  const page = params.page ?? 1;
-  const size = params.size ?? 10;
-  if (!Number.isInteger(page) || page < 1) throw new InvalidRequestError('page must be a positive integer');
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new InvalidRequestError(`size must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  const { page, size } = paging(params, 10);
   if (page * size > MAX_RESULT_WINDOW) {
     throw new InvalidRequestError(
       `page ${page} of size ${size} would end at result ${page * size}: only the first ${MAX_RESULT_WINDOW} results can be paged through; narrow the query`,

@@ -364,6 +364,12 @@ describe('the HTTP API', () => {
     const malformed = await call('POST', '/sites', { body: '{"name": ' });
     assert.equal(malformed.status, 400);
     assert.match(malformed.body.error, /the request body is not valid JSON: /);
+    // An empty body typed as JSON is no body: the endpoint answers as it does without one.
+    const empty = await call('POST', '/sites', { body: '', headers: { 'content-type': 'application/json' } });
+    assert.equal(empty.status, 400);
+    assert.match(empty.body.error, /this request needs a JSON body: the site's settings/);
+    const stop = await call('POST', '/sites/news/crawl/stop', { body: ' ', headers: { 'content-type': 'application/json' } });
+    assert.deepEqual([stop.status, stop.body], [409, { error: 'no crawl of news is queued or running' }], 'the body passes as none');
   });
 
   test('sites: create, read, replace, delete; bad bodies get 400 with the reason', async () => {
@@ -516,6 +522,10 @@ describe('the HTTP API', () => {
       ['/search?q=x&size=1000', /size must be/],
       ['/search?q=x&page=0', /page must be/],
       ['/search?q=x&page=abc', /page must be a positive integer/],
+      // Out of range or not a number: one message either way.
+      ['/search?q=x&size=abc', /size must be an integer from 1 to 100/],
+      ['/search?q=x&size=0', /size must be an integer from 1 to 100/],
+      ['/search?q=x&size=-3', /size must be an integer from 1 to 100/],
       ['/search?q=a&q=b', /must be a string/],
     ] as const) {
       const response = await call('GET', path, { token: SEARCH });

@@ -41,8 +41,13 @@ function refusePrototypeKeys(key: string, value: unknown): unknown {
   return value;
 }
 
-/** Parses a JSON request body: malformed JSON and prototype-pollution keys are refused with a 400 saying which. */
+/**
+ * Parses a JSON request body: malformed JSON and prototype-pollution keys are refused with a 400
+ * saying which. An empty body is no body (`curl -H 'Content-Type: application/json' -X POST`
+ * sends one): the endpoint then answers as it does without one, not with a JSON syntax error.
+ */
 export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text, refusePrototypeKeys);
   } catch (error) {
