@@ -1,6 +1,6 @@
 import { buildBlockTree, type Block, type BlockTree } from '../blockTree.js';
 import { boilerplateSubtrees, isLinkDense } from './boilerplate.js';
-import { featureVector, isSimilar, vectorOf, type FeatureVector } from '../features.js';
+import { featureVector, isSimilar, vectorOf, wordCount, type FeatureVector } from '../features.js';
 import { ExtractionError } from '../errors.js';
 import type { Limits } from '../limits.js';
 import { mainBlockOf } from '../mainBlock.js';
@@ -89,7 +89,7 @@ export function templateReading(compiled: CompiledTemplate, tree: BlockTree): Te
   const keepOwnText = (block: Block): boolean => {
     if (!template.params.refine || isInlineLeaf(block)) return true;
     if (verdicts[block.index] === 0) {
-      const speaks = !isLinkDense(block) && !similarToStored(block, () => featureVector(ownText(block), block));
+      const speaks = !(isLinkDense(block) && !isLinkedProse(block, region)) && !similarToStored(block, () => featureVector(ownText(block), block));
       verdicts[block.index] = speaks ? 1 : -1;
     }
     return verdicts[block.index] === 1;
@@ -124,6 +124,25 @@ export function templateReading(compiled: CompiledTemplate, tree: BlockTree): Te
 function readAlone(tree: BlockTree, reason: string): ExtractionResult {
   const { lines, warnings } = mainBlockOf(tree);
   return resultOf('fastce+', lines, [...warnings, `${reason}: read on its own`]);
+}
+
+/** Words of own text from which a link-dense block inside the main region is a sentence, not a list of links. */
+const LINKED_PROSE_WORDS = 15;
+/** Share of a block's text in links at most, for such a sentence: a link list leaves only separators outside its links. */
+const LINKED_PROSE_MAX_LINK_SHARE = 0.8;
+
+/**
+ * fastce+: a sentence inside the main region whose words are mostly one inline link ("I asked
+ * educators to <a>share their details if they were willing to help…</a>") is the article's,
+ * though link-dense: a run of links between paragraphs leaves almost no text outside them, and a
+ * caption or "Related: …" line is short. Judged only where link density would drop the block.
+ * k-fold lcs F1: fastce+ dragnet 0.9332 -> 0.9342, pipeline 0.9621 -> 0.9627 (one page down:
+ * poynter.org's gold leaves out its "Related: …" sentences), daniel and cleanportaleval within
+ * 0.0001; without the link share, cbsnews.com's related headlines under `<br>` came in.
+ */
+function isLinkedProse(block: Block, region: Block | null): boolean {
+  if (region === null || block.index <= region.index || block.index >= region.end) return false;
+  return block.linkChars <= LINKED_PROSE_MAX_LINK_SHARE * block.textChars && wordCount(ownText(block)) >= LINKED_PROSE_WORDS;
 }
 
 /** A SPAN-like block holding only text: it belongs to the sentence it sits in. */

@@ -133,6 +133,22 @@ describe('fastce+', () => {
     assert.ok(!refined.includes(uniqueParagraph(50 * 7 + 100, 12)), 'text after the main region dropped');
     assert.ok(refined.includes(uniqueParagraph(50 * 5 + 1, 80)));
   });
+
+  it('keeps a sentence inside the article whose words are mostly a link, drops a run of links there', () => {
+    const page = (i: number, middle: string): string =>
+      sitePage(
+        `<h1>Headline ${uniqueParagraph(i, 3)}</h1><div class="body"><p>${uniqueParagraph(i * 5, 40)}</p>${middle}<p>${uniqueParagraph(i * 5 + 1, 60)}</p></div>`,
+      );
+    const cited = (i: number) => `<p>So we asked ${uniqueParagraph(i * 5 + 2, 3)} to <a href="/x${i}">${uniqueParagraph(i * 5 + 3, 14)}</a>.</p>`;
+    const links = (i: number) => `<p>${[4, 5, 6].map((k) => `<a href="/r${i}${k}">${uniqueParagraph(i * 5 + k, 6)}</a>`).join(' | ')}</p>`;
+    const extract = preparedExtractor(
+      templateMethodByName('fastce+'),
+      Array.from({ length: 12 }, (_, i) => page(i, cited(i))),
+    );
+    const { text } = extract(page(50, cited(50) + links(50)));
+    assert.ok(text.includes(uniqueParagraph(50 * 5 + 3, 14)), text);
+    assert.ok(!text.includes(uniqueParagraph(50 * 5 + 4, 6)), text);
+  });
 });
 
 describe('fastce+ main region', () => {
