@@ -83,7 +83,7 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
     }
   }
   const pace: HostPace = { intervalMs: config.delayMs, maxInFlight: config.concurrency };
-  const rules = await context.robots.rulesFor(url.origin, (robotsUrl) => context.politeFetch(robotsUrl, pace, config.allowPrivateAddresses));
+  const rules = await context.robots.rulesFor(leased.crawlId, url.origin, (robotsUrl) => context.politeFetch(robotsUrl, pace, config.allowPrivateAddresses));
   if (rules.unavailable) {
     const { reason, refused, retriable, retryInMs } = rules.unavailable;
     if (refused) return refuse(context, leased, site, reason);
@@ -93,8 +93,9 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
   if (config.sitemaps && leased.depth === 0 && rules.sitemaps.length > 0) {
     await admit(context, leased, site, sitemapsFound(context, site, rules.sitemaps, 0));
   }
-  if (!rules.isAllowed(leased.url)) {
-    return (leased.kind === 'page' && (await withdraw(context, leased, site, 'robots.txt disallows it now'))) || { outcome: 'disallowed' };
+  const disallowed = rules.disallowedBy(leased.url);
+  if (disallowed) {
+    return (leased.kind === 'page' && (await withdraw(context, leased, site, disallowed))) || { outcome: 'disallowed', error: disallowed };
   }
 
   const crawlDelay = Math.min(rules.crawlDelayMs ?? 0, context.rt.env.WINNOW_MAX_CRAWL_DELAY_MS);
