@@ -117,7 +117,7 @@ describe('what a crawl did not store: status counts and the crawl log (the real 
       [`${origin}/out`]: ['refused', `redirect to http://localhost:${new URL(origin).port}/article/7.html refused: outside the site's allowed URLs`],
       // Crawl 2 fetched /hop again; crawl 1's entry keeps its own reason.
       [`${origin}/hop`]: ['moved', `HTTP 301: moved to ${origin}/a2`],
-      [`${origin}/private/x`]: ['disallowed', 'robots.txt disallows it'],
+      [`${origin}/private/x`]: ['disallowed', 'robots.txt line 2: Disallow: /private/'],
       [`${origin}/boom`]: ['failed', 'HTTP 500'],
       [`${origin}/drop`]: ['failed', ofFirst.get(`${origin}/drop`)?.[1]],
     });

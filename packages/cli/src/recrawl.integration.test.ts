@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { crawlToEnd } from '@winnow/crawler/testing';
-import { addSite, openRuntime, pipelineStatus, type Runtime, type Service, search, startCrawl, waitForIdle } from '@winnow/runtime';
+import { addSite, crawlLog, openRuntime, pipelineStatus, type Runtime, type Service, search, startCrawl, waitForIdle } from '@winnow/runtime';
 import { closeAll, startWorkers } from './pipeline.js';
 import { type EmbeddedCli, embeddedCli } from './testing/embeddedCli.js';
 
@@ -101,14 +101,19 @@ describe('a recrawl: 304s, a changed page, a removed page and a moved one (the e
     assert.equal(status?.gone, 2, 'status counts the removed and the moved page as gone');
   });
 
-  test('a third crawl finds the removed page still gone: it stays gone, not a refusal', async () => {
+  test('a third crawl finds the removed page still missing: a refusal (HTTP 404), not gone again; the page stays gone', async () => {
     // The home page changes, so its links (the removed page's among them) are read again.
     pages.set('/', { status: 200, etag: '"home-2"', body: article('The home page of the quiet harbour town gazette, updated.', links) });
     const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'harbour')).id);
     await waitForIdle(rt);
-    assert.deepEqual({ gone: crawl.counts.gone, refused: crawl.counts.refused }, { gone: 1, refused: 0 });
+    assert.deepEqual({ gone: crawl.counts.gone, refused: crawl.counts.refused }, { gone: 0, refused: 1 });
+    const refused = (await crawlLog(rt, 'harbour', { crawl: crawl.id, outcomes: ['refused'] })).entries;
+    assert.deepEqual(
+      refused.map((entry) => [new URL(entry.url).pathname, entry.reason]),
+      [['/c', 'HTTP 404']],
+    );
     const status = (await pipelineStatus(rt)).sites.find((site) => site.site === 'harbour');
-    assert.equal(status?.gone, 2);
+    assert.equal(status?.gone, 2, 'status still counts the removed and the moved page as gone');
   });
 });
 

@@ -157,7 +157,7 @@ export const ENV_SCHEMA = z.object({
   WINNOW_CRAWL_CONCURRENCY: integer(16, 1, 1024),
   /** The longest robots.txt `Crawl-delay` honoured, in milliseconds: a longer one is capped to it (as Nutch does). */
   WINNOW_MAX_CRAWL_DELAY_MS: integer(30_000, 0, 3_600_000),
-  /** How long a fetched robots.txt is trusted before it is fetched again. */
+  /** How long a crawl trusts the robots.txt it fetched before fetching it again (a new crawl always fetches its own). */
   WINNOW_ROBOTS_TTL_MS: integer(3_600_000, 1000, 7 * 24 * 3_600_000),
   /** Query parameters removed from every URL (`utm_*` is a prefix); unset: the built-in list of tracking parameters. */
   WINNOW_TRACKING_PARAMS: list,

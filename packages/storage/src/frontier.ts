@@ -258,7 +258,11 @@ export interface CrawlLogEntry {
   /** Sitemaps are listed too (a sitemap that cannot be read hides the URLs it names), though crawl counts are of pages. */
   kind: FrontierKind;
   outcome: NotStoredOutcome;
-  /** The crawler's reason (`HTTP 500`, `not HTML: application/pdf`, `redirect to … refused: …`); null for disallowed and cancelled URLs. */
+  /**
+   * The crawler's reason (`HTTP 500`, `not HTML: application/pdf`, `redirect to … refused: …`, the
+   * robots.txt rule that disallows a URL); null for cancelled URLs and for disallowed ones logged
+   * before disallowed URLs had a reason.
+   */
   reason: string | null;
   /** Fetches tried. */
   attempts: number;

@@ -89,7 +89,7 @@ describe('a recrawl follows links under the current settings', () => {
   };
 
   before(async () => {
-    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_MAX_PAGE_BYTES: '4096', WINNOW_ROBOTS_TTL_MS: '1000' }));
+    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_MAX_PAGE_BYTES: '4096' }));
     crawler = startCrawler(rt);
   });
   after(async () => {
@@ -263,33 +263,50 @@ describe('a recrawl follows links under the current settings', () => {
     );
   });
 
-  test("a robots.txt kept for less than the host's delay (1 s against 2.5 s) still lets the pages out", async () => {
-    const site = await newSite();
-    site.pages.set('/robots.txt', 'User-agent: *\nDisallow: /private/\n');
-    await addSite(rt, { name: 'patient', seeds: [`${site.origin}/`], maxPages: 3, delayMs: 2500, allowPrivateAddresses: true, templateEveryMs: 0 });
-    const crawled = await crawl('patient');
-    assert.deepEqual({ state: crawled.state, stored: crawled.counts.stored }, { state: 'finished', stored: 3 });
-  });
-
-  test('robots.txt disallowing a stored page: it leaves the index, unfetched', async () => {
+  test('robots.txt changed between crawls: the next crawl, started at once, obeys it; a stored page it disallows leaves the index once, unfetched', async () => {
     const site = await newSite();
     await addSite(rt, { name: 'disallowing', seeds: [`${site.origin}/`], allowPrivateAddresses: true, templateEveryMs: 0 });
     assert.equal((await crawl('disallowing')).counts.stored, 22);
 
-    site.pages.set('/robots.txt', 'User-agent: *\nDisallow: /articles/3.html\nDisallow: /never-stored.html\n');
+    // robots.txt is kept for WINNOW_ROBOTS_TTL_MS (1 h here) within a crawl, never into the next one.
+    site.pages.set('/robots.txt', 'User-agent: *\nDisallow: /articles/3.html\nDisallow: /never-stored.html # linked from the about page\n');
     site.pages.set('/about.html', page('About', ['/never-stored.html']));
-    // robots.txt is kept 1 s in this file (WINNOW_ROBOTS_TTL_MS).
-    await new Promise((resolve) => setTimeout(resolve, 1100));
     const requestsBefore = site.requests.length;
     const second = await crawl('disallowing');
     const asked = site.requests.slice(requestsBefore);
     assert.ok(!asked.includes('/articles/3.html') && !asked.includes('/never-stored.html'));
+    assert.equal(asked.filter((path) => path === '/robots.txt').length, 1, 'robots.txt fetched once by the crawl, not once a page');
     assert.deepEqual({ gone: second.counts.gone, disallowed: second.counts.disallowed }, { gone: 1, disallowed: 1 });
     assert.equal((await findPageByUrl(rt.db, (await findSite(rt.db, 'disallowing'))?.id ?? 0, `${site.origin}/articles/3.html`))?.contentHash, null);
-    const gone = (await crawlLog(rt, 'disallowing', { outcomes: ['gone'] })).entries;
+    const log = (await crawlLog(rt, 'disallowing', { outcomes: ['gone', 'disallowed'] })).entries;
     assert.deepEqual(
-      gone.map((entry) => entry.reason),
-      ['robots.txt disallows it now: removed from the index'],
+      log.map((entry) => [entry.outcome, entry.url.slice(site.origin.length), entry.reason]),
+      [
+        ['gone', '/articles/3.html', 'robots.txt line 2: Disallow: /articles/3.html: removed from the index'],
+        ['disallowed', '/never-stored.html', 'robots.txt line 3: Disallow: /never-stored.html'],
+      ],
     );
+
+    // A third crawl: the page left the index in the second, and is now only disallowed.
+    const third = await crawl('disallowing');
+    assert.deepEqual({ gone: third.counts.gone, disallowed: third.counts.disallowed }, { gone: 0, disallowed: 2 });
+  });
+});
+
+describe("a robots.txt kept for less than the host's delay (1 s against 2.5 s)", () => {
+  test('still lets the pages out', async () => {
+    const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_ROBOTS_TTL_MS: '1000' }));
+    const crawler = startCrawler(rt);
+    const site = await serveSite();
+    try {
+      site.pages.set('/robots.txt', 'User-agent: *\nDisallow: /private/\n');
+      await addSite(rt, { name: 'patient', seeds: [`${site.origin}/`], maxPages: 3, delayMs: 2500, allowPrivateAddresses: true, templateEveryMs: 0 });
+      const crawled = await crawlToEnd(rt, (await startCrawl(rt, 'patient')).id);
+      assert.deepEqual({ state: crawled.state, stored: crawled.counts.stored }, { state: 'finished', stored: 3 });
+    } finally {
+      await crawler.close();
+      await rt.close();
+      await site.close();
+    }
   });
 });

@@ -10,7 +10,8 @@ const robotsParser = createRequire(import.meta.url)('robots-parser') as typeof i
 export interface RobotsRules {
   /** Why nothing of the host may be fetched for now (robots.txt answered 5xx or could not be fetched), or null. */
   unavailable: RobotsUnavailable | null;
-  isAllowed(url: string): boolean;
+  /** The rule that disallows `url` (`robots.txt line 2: Disallow: /private/`), for the crawl log; null when it may be fetched. */
+  disallowedBy(url: string): string | null;
   /** `Crawl-delay` of the group that matches the User-Agent, in milliseconds. */
   crawlDelayMs: number | null;
   sitemaps: string[];
@@ -34,6 +35,8 @@ type CachedRobots = { kind: 'rules'; body: string } | { kind: 'allow-all'; statu
 /** Google's limit: past 500 KiB a robots.txt is read no further. */
 const MAX_ROBOTS_BYTES = 500 * 1024;
 const MAX_REDIRECTS = 5;
+/** How long a process keeps rules it read from Redis before asking Redis again. */
+const LOCAL_TTL_MS = 60_000;
 /** A robots.txt that could not be fetched for good (a refused connection) is asked for again this soon, not after the whole period. */
 const UNAVAILABLE_TTL_MS = 60_000;
 /**
@@ -51,7 +54,7 @@ export interface RobotsOptions {
   redis: Redis;
   prefix: string;
   userAgent: string;
-  /** How long a fetched robots.txt is trusted before it is fetched again. */
+  /** How long a fetched robots.txt is trusted within a crawl before it is fetched again. */
   ttlMs: number;
 }
 
@@ -59,35 +62,50 @@ export interface RobotsOptions {
 export type RobotsFetch = (url: string) => Promise<FetchedResponse>;
 
 /**
- * robots.txt, fetched once per origin per period and shared by every crawler process through
- * Redis (one process fetches while the others wait for its answer), parsed with robots-parser and
- * matched against this crawler's User-Agent. As Google and RFC 9309 say: 2xx is the rules; 4xx
- * means no rules (everything allowed); 5xx, 429 or no answer means nothing may be fetched for now,
- * and the reason is kept so that the pages it blocks say why ("connection refused"). A failure that
- * can pass is tried again with backoff (`ROBOTS_TRIES`, counted in Redis across processes) while
- * the host's URLs wait for it; after the last try they fail with the reason. RFC 9309 lets a crawler
- * assume no rules after 30 days of a 5xx; a crawl does not wait that long.
+ * robots.txt, fetched once per origin by each crawl (again after `ttlMs` in a longer crawl) and
+ * shared by every crawler process of that crawl through Redis (one process fetches while the
+ * others wait for its answer), parsed with robots-parser and matched against this crawler's
+ * User-Agent. It is kept per crawl, not per origin alone, so that a crawl started after an
+ * operator changed robots.txt obeys the new rules, not those an earlier crawl fetched up to
+ * `ttlMs` ago. As Google and RFC 9309 say: 2xx is the rules; 4xx means no rules (everything
+ * allowed); 5xx, 429 or no answer means nothing may be fetched for now, and the reason is kept so
+ * that the pages it blocks say why ("connection refused"). A failure that can pass is tried again
+ * with backoff (`ROBOTS_TRIES`, counted in Redis across processes) while the host's URLs wait for
+ * it; after the last try they fail with the reason. RFC 9309 lets a crawler assume no rules after
+ * 30 days of a 5xx; a crawl does not wait that long.
  */
 export class RobotsCache {
   readonly #options: RobotsOptions;
+  /** Rules as this process last read them, under their Redis key (crawl and origin), each for at most `LOCAL_TTL_MS`. */
   readonly #local = new Map<string, { rules: RobotsRules; expires: number }>();
+  #nextSweep = 0;
 
   constructor(options: RobotsOptions) {
     this.#options = options;
   }
 
-  async rulesFor(origin: string, fetch: RobotsFetch): Promise<RobotsRules> {
-    const local = this.#local.get(origin);
-    if (local && local.expires > Date.now()) return withRetry(local.rules, local.expires - Date.now());
-    const { cached, ttlMs, fetchedNow } = await this.#shared(origin, fetch);
+  /** The rules of `origin` for crawl `crawlId`: fetched by this crawl, never by an earlier one. */
+  async rulesFor(crawlId: number, origin: string, fetch: RobotsFetch): Promise<RobotsRules> {
+    const key = `${this.#options.prefix}:robots:${crawlId}:${origin}`;
+    const now = Date.now();
+    const local = this.#local.get(key);
+    if (local && local.expires > now) return withRetry(local.rules, local.expires - now);
+    const { cached, ttlMs, fetchedNow } = await this.#shared(key, origin, fetch);
     const rules = this.#rulesOf(origin, cached);
-    if (ttlMs > 0) this.#local.set(origin, { rules: { ...rules, fetchedNow: false }, expires: Date.now() + Math.min(ttlMs, 60_000) });
+    this.#sweep(now);
+    if (ttlMs > 0) this.#local.set(key, { rules: { ...rules, fetchedNow: false }, expires: Date.now() + Math.min(ttlMs, LOCAL_TTL_MS) });
     return withRetry({ ...rules, fetchedNow }, ttlMs);
   }
 
-  async #shared(origin: string, fetch: RobotsFetch): Promise<{ cached: CachedRobots; ttlMs: number; fetchedNow: boolean }> {
-    const { redis, prefix } = this.#options;
-    const key = `${prefix}:robots:${origin}`;
+  /** Forgets lapsed rules now and then: every crawl adds its own, and a long-lived process sees many crawls. */
+  #sweep(now: number): void {
+    if (now < this.#nextSweep) return;
+    this.#nextSweep = now + LOCAL_TTL_MS;
+    for (const [key, entry] of this.#local) if (entry.expires <= now) this.#local.delete(key);
+  }
+
+  async #shared(key: string, origin: string, fetch: RobotsFetch): Promise<{ cached: CachedRobots; ttlMs: number; fetchedNow: boolean }> {
+    const { redis } = this.#options;
     const lock = `${key}:fetching`;
     for (let waited = 0; ; waited += 100) {
       const stored = await redis.get(key);
@@ -182,16 +200,25 @@ export class RobotsCache {
     switch (cached.kind) {
       case 'unavailable': {
         const { reason, refused, retriable } = cached;
-        return { unavailable: { reason, refused, retriable, retryInMs: 0 }, isAllowed: () => false, crawlDelayMs: null, sitemaps: [] };
+        return { unavailable: { reason, refused, retriable, retryInMs: 0 }, disallowedBy: () => reason, crawlDelayMs: null, sitemaps: [] };
       }
       case 'allow-all':
-        return { unavailable: null, isAllowed: () => true, crawlDelayMs: null, sitemaps: [] };
+        return { unavailable: null, disallowedBy: () => null, crawlDelayMs: null, sitemaps: [] };
       case 'rules': {
-        const parsed = robotsParser(`${origin}/robots.txt`, cached.body);
+        const { body } = cached;
+        const parsed = robotsParser(`${origin}/robots.txt`, body);
         const delay = parsed.getCrawlDelay(userAgent);
+        let lines: string[] | undefined;
         return {
           unavailable: null,
-          isAllowed: (url) => parsed.isAllowed(url, userAgent) !== false,
+          // robots-parser names the matching rule by its line (1-based, lines split as it splits
+          // them); the line is quoted as robots-parser reads it, without its comment.
+          disallowedBy: (url) => {
+            if (parsed.isAllowed(url, userAgent) !== false) return null;
+            const line = parsed.getMatchingLineNumber(url, userAgent);
+            lines ??= body.split(/\r\n|\r|\n/);
+            return `robots.txt line ${line}: ${(lines[line - 1] ?? '').replace(/#.*/, '').trim()}`;
+          },
           crawlDelayMs: delay === undefined ? null : delay * 1000,
           sitemaps: parsed.getSitemaps(),
         };

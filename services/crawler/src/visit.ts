@@ -83,7 +83,7 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
     }
   }
   const pace: HostPace = { intervalMs: config.delayMs, maxInFlight: config.concurrency };
-  const rules = await context.robots.rulesFor(url.origin, (robotsUrl) => context.politeFetch(robotsUrl, pace, config.allowPrivateAddresses));
+  const rules = await context.robots.rulesFor(leased.crawlId, url.origin, (robotsUrl) => context.politeFetch(robotsUrl, pace, config.allowPrivateAddresses));
   if (rules.unavailable) {
     const { reason, refused, retriable, retryInMs } = rules.unavailable;
     if (refused) return refuse(context, leased, site, reason);
@@ -93,8 +93,9 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
   if (config.sitemaps && leased.depth === 0 && rules.sitemaps.length > 0) {
     await admit(context, leased, site, sitemapsFound(context, site, rules.sitemaps, 0));
   }
-  if (!rules.isAllowed(leased.url)) {
-    return (leased.kind === 'page' && (await withdraw(context, leased, site, 'robots.txt disallows it now'))) || { outcome: 'disallowed' };
+  const disallowed = rules.disallowedBy(leased.url);
+  if (disallowed) {
+    return (leased.kind === 'page' && (await withdraw(context, leased, site, disallowed))) || { outcome: 'disallowed', error: disallowed };
   }
 
   const crawlDelay = Math.min(rules.crawlDelayMs ?? 0, context.rt.env.WINNOW_MAX_CRAWL_DELAY_MS);
@@ -174,15 +175,13 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
     await context.politeness.backOff(leased.host, retryAfterMs(headers['retry-after']) ?? DEFAULT_BACKOFF_MS);
     return retryOrFail(context, leased, site, `HTTP ${status}`, response);
   }
-  if (status === 404 || status === 410) {
-    // A page an earlier crawl found gone, reached again through a link, stays gone rather than becoming a refusal.
-    const known = previous ?? (leased.known ? await previousFetch(rt.db, site.id, leased.url) : undefined);
-    if (known?.contentHash || known?.gone) {
-      const reason = `HTTP ${status}: the page is gone`;
-      await markPageGone(rt.db, known.pageId, leased.crawlId, status, reason);
-      if (known.contentHash) await rt.queues.add('index', { pageId: known.pageId });
-      return { outcome: 'gone', error: reason, pageId: known.pageId };
-    }
+  // Only a page with a body goes: one gone since an earlier crawl, still missing, is refused as
+  // any 404 is (`record` keeps it gone), so that `gone` counts what left the index in this crawl.
+  if ((status === 404 || status === 410) && previous?.contentHash) {
+    const reason = `HTTP ${status}: the page is gone`;
+    await markPageGone(rt.db, previous.pageId, leased.crawlId, status, reason);
+    await rt.queues.add('index', { pageId: previous.pageId });
+    return { outcome: 'gone', error: reason, pageId: previous.pageId };
   }
   if (status >= 500) return retryOrFail(context, leased, site, `HTTP ${status}`, response);
   if (status < 200 || status >= 300) return refuse(context, leased, site, `HTTP ${status}`, response);

@@ -186,7 +186,7 @@ export async function crawlCommand(name: string, flags: { wait?: boolean; stop?:
 
 /** What an entry without a reason of its own was not stored for. */
 const OUTCOME_REASON: Partial<Record<NotStoredOutcome, string>> = {
-  // Moves and removals log their own reason; entries logged by earlier versions have none.
+  // Moves, removals and disallowed URLs log their own reason (the rule); entries logged by earlier versions have none.
   moved: 'redirected',
   gone: "the page is gone (404, 410, noindex, or now outside the site's globs or robots.txt)",
   disallowed: 'robots.txt disallows it',
