@@ -1,5 +1,15 @@
 export { refusedAddress, refusedHost } from './addresses.js';
 export { type ApiToken, ConfigError, DEFAULT_USER_AGENT, ENV_NAMES, ENV_SCHEMA, type Env, loadEnv, MIN_TOKEN_LENGTH, type TokenScope } from './env.js';
-export { allowedGlobs, parseSiteConfig, siteOrigins, SITE_CONFIG_SCHEMA, SITE_NAME, SiteConfigError, type SiteConfig, type SiteConfigInput } from './site.js';
+export {
+  allowedGlobs,
+  parseSiteConfig,
+  readStoredSiteConfig,
+  siteOrigins,
+  SITE_CONFIG_SCHEMA,
+  SITE_NAME,
+  SiteConfigError,
+  type SiteConfig,
+  type SiteConfigInput,
+} from './site.js';
 export { UrlGlob, urlGlob } from './globs.js';
 export { type ErrorCode, failureReason, WinnowError } from './errors.js';

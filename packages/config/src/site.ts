@@ -24,74 +24,80 @@ export const SITE_NAME = z
  * syntax); when empty, every URL under a seed's origin is allowed. A glob whose braces expand to
  * many patterns, or with many wildcards, is refused (see `UrlGlob`): it is tried on every link.
  */
-export const SITE_CONFIG_SCHEMA = z
-  .object({
-    name: SITE_NAME,
-    // Missing or empty, the same: a site is crawled from its seeds.
-    seeds: z
-      .array(httpUrl, { error: (issue) => (issue.input === undefined ? 'needs at least one seed URL' : undefined) })
-      .min(1, { message: 'needs at least one seed URL' })
-      .max(1000),
-    allow: z.array(z.string().trim().min(1)).max(100).default([]),
-    maxPages: z.number().int().min(1).max(1_000_000).default(1000),
-    maxDepth: z.number().int().min(0).max(100).default(20),
-    /** Requests to one host of the site in flight at once, across every crawler process. */
-    concurrency: z.number().int().min(1).max(64).default(4),
-    /** Least time between the starts of two requests to one host, in milliseconds; robots.txt's `Crawl-delay` can raise it. */
-    delayMs: z.number().int().min(0).max(60_000).default(0),
-    /** `browser` renders pages in Chromium (JavaScript-built sites); `http` fetches HTML. */
-    render: z.enum(['http', 'browser']).default('http'),
-    /** Pages a page-type cluster needs before it gets a template. */
-    minTemplatePages: z.number().int().min(2).max(1000).default(10),
-    /** Re-run template preparation this often (milliseconds); 0 turns the schedule off. */
-    templateEveryMs: z
-      .number()
-      .int()
-      .min(0)
-      .max(366 * 24 * 3600_000)
-      .default(24 * 3600_000),
-    /**
-     * The site is on a private network (loopback, RFC 1918, RFC 4193, link-local, CGNAT): the
-     * crawler may connect there. Off by default, so that neither a seed nor a link or redirect can
-     * make the crawler reach the machine's own services or its network's. On a `render: browser`
-     * site, what the page loads itself (scripts, frames, fetches, and their redirects) may reach
-     * private addresses only on the seeds' origins.
-     */
-    allowPrivateAddresses: z.boolean().default(false),
-    /** Also start from the sitemaps robots.txt names and from `/sitemap.xml` of each seed's origin. */
-    sitemaps: z.boolean().default(false),
-    /**
-     * Sitemap files a crawl fetches at most (those robots.txt names, `/sitemap.xml`, those an index
-     * lists): a site's sitemaps cannot grow a crawl's frontier without end. 1,000 files of 50,000
-     * URLs each name far more pages than a crawl's `maxPages` may admit.
-     */
-    maxSitemaps: z.number().int().min(1).max(100_000).default(1000),
-    /**
-     * Crawl the site again this often (milliseconds; 0: only on request). Every crawl starts from
-     * the seeds under the current settings; pages the site has are fetched with conditional
-     * requests: unchanged pages cost a 304 (their links still followed), changed ones are extracted
-     * again, 404/410 remove a page from the index.
-     */
-    recrawlEveryMs: z
-      .number()
-      .int()
-      .min(0)
-      .max(366 * 24 * 3600_000)
-      .default(0),
-    /** Pages of one URL pattern (digits and slugs generalised) a crawl admits at most, a guard against calendar-like traps; 0: no cap. */
-    maxPagesPerPattern: z.number().int().min(0).max(1_000_000).default(0),
-  })
-  .strict()
-  .superRefine((site, context) => {
-    site.seeds.forEach((seed, index) => {
-      const refused = URL.canParse(seed) && refusedHost(new URL(seed).hostname, site.allowPrivateAddresses);
-      if (refused) context.addIssue({ code: 'custom', path: ['seeds', index], message: `refused: ${refused}` });
-    });
-    site.allow.forEach((glob, index) => {
-      const problem = globProblem(glob) ?? wholeUrlProblem(glob);
-      if (problem) context.addIssue({ code: 'custom', path: ['allow', index], message: `glob "${glob}" refused: ${problem}` });
-    });
+const SITE_SETTINGS = z.object({
+  name: SITE_NAME,
+  // Missing or empty, the same: a site is crawled from its seeds.
+  seeds: z
+    .array(httpUrl, { error: (issue) => (issue.input === undefined ? 'needs at least one seed URL' : undefined) })
+    .min(1, { message: 'needs at least one seed URL' })
+    .max(1000),
+  allow: z.array(z.string().trim().min(1)).max(100).default([]),
+  maxPages: z.number().int().min(1).max(1_000_000).default(1000),
+  maxDepth: z.number().int().min(0).max(100).default(20),
+  /** Requests to one host of the site in flight at once, across every crawler process. */
+  concurrency: z.number().int().min(1).max(64).default(4),
+  /** Least time between the starts of two requests to one host, in milliseconds; robots.txt's `Crawl-delay` can raise it. */
+  delayMs: z.number().int().min(0).max(60_000).default(0),
+  /** `browser` renders pages in Chromium (JavaScript-built sites); `http` fetches HTML. */
+  render: z.enum(['http', 'browser']).default('http'),
+  /** Pages a page-type cluster needs before it gets a template. */
+  minTemplatePages: z.number().int().min(2).max(1000).default(10),
+  /** Re-run template preparation this often (milliseconds); 0 turns the schedule off. */
+  templateEveryMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(366 * 24 * 3600_000)
+    .default(24 * 3600_000),
+  /**
+   * The site is on a private network (loopback, RFC 1918, RFC 4193, link-local, CGNAT): the
+   * crawler may connect there. Off by default, so that neither a seed nor a link or redirect can
+   * make the crawler reach the machine's own services or its network's. On a `render: browser`
+   * site, what the page loads itself (scripts, frames, fetches, and their redirects) may reach
+   * private addresses only on the seeds' origins.
+   */
+  allowPrivateAddresses: z.boolean().default(false),
+  /** Also start from the sitemaps robots.txt names and from `/sitemap.xml` of each seed's origin. */
+  sitemaps: z.boolean().default(false),
+  /**
+   * Sitemap files a crawl fetches at most (those robots.txt names, `/sitemap.xml`, those an index
+   * lists): a site's sitemaps cannot grow a crawl's frontier without end. 1,000 files of 50,000
+   * URLs each name far more pages than a crawl's `maxPages` may admit.
+   */
+  maxSitemaps: z.number().int().min(1).max(100_000).default(1000),
+  /**
+   * Crawl the site again this often (milliseconds; 0: only on request). Every crawl starts from
+   * the seeds under the current settings; pages the site has are fetched with conditional
+   * requests: unchanged pages cost a 304 (their links still followed), changed ones are extracted
+   * again, 404/410 remove a page from the index.
+   */
+  recrawlEveryMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(366 * 24 * 3600_000)
+    .default(0),
+  /** Pages of one URL pattern (digits and slugs generalised) a crawl admits at most, a guard against calendar-like traps; 0: no cap. */
+  maxPagesPerPattern: z.number().int().min(0).max(1_000_000).default(0),
+});
+
+/** The crawler's rules for seeds and globs, checked on every configuration read or written. */
+function checkSeedsAndGlobs(site: z.infer<typeof SITE_SETTINGS>, context: z.RefinementCtx): void {
+  site.seeds.forEach((seed, index) => {
+    const refused = URL.canParse(seed) && refusedHost(new URL(seed).hostname, site.allowPrivateAddresses);
+    if (refused) context.addIssue({ code: 'custom', path: ['seeds', index], message: `refused: ${refused}` });
   });
+  site.allow.forEach((glob, index) => {
+    const problem = globProblem(glob) ?? wholeUrlProblem(glob);
+    if (problem) context.addIssue({ code: 'custom', path: ['allow', index], message: `glob "${glob}" refused: ${problem}` });
+  });
+}
+
+/** The settings as accepted when written: unknown keys refused, and seeds and globs held to the crawler's rules. */
+export const SITE_CONFIG_SCHEMA = SITE_SETTINGS.strict().superRefine(checkSeedsAndGlobs);
+
+/** The settings as read back: a key an earlier version wrote and this one no longer has is dropped. */
+const STORED_SITE_CONFIG = SITE_SETTINGS.superRefine(checkSeedsAndGlobs);
 
 /**
  * Globs are matched against whole URLs: one written as a path (`/articles/**`) or a host without
@@ -114,14 +120,31 @@ export class SiteConfigError extends WinnowError {
   }
 }
 
-/** Validates a site configuration from any boundary (CLI flags, API body, stored row). */
+/** Validates a site configuration from any boundary where one is written (CLI flags, API body). */
 export function parseSiteConfig(input: unknown): SiteConfig {
   const parsed = SITE_CONFIG_SCHEMA.safeParse(input);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'site'}: ${issue.message}`);
-    throw new SiteConfigError(`invalid site configuration: ${problems.join('; ')}`);
-  }
+  if (!parsed.success) throw new SiteConfigError(problemsOf(parsed.error));
   return parsed.data;
+}
+
+/**
+ * A configuration stored by an earlier version, read back. A seed or glob this version refuses (a
+ * glob written as a path) must not hide the site: it is read without those rules and its
+ * `problem` says what to fix, so that it can still be listed, shown and changed (`winnow sites
+ * update`, `PATCH`), while its crawls refuse to start. A setting this version no longer has is
+ * dropped. Only a row that is not a site's settings at all (no seeds, a value of the wrong type)
+ * throws.
+ */
+export function readStoredSiteConfig(input: unknown): { config: SiteConfig; problem: string | null } {
+  const parsed = STORED_SITE_CONFIG.safeParse(input);
+  if (parsed.success) return { config: parsed.data, problem: null };
+  const settings = SITE_SETTINGS.safeParse(input);
+  if (!settings.success) throw new SiteConfigError(problemsOf(parsed.error));
+  return { config: settings.data, problem: problemsOf(parsed.error) };
+}
+
+function problemsOf(error: z.ZodError): string {
+  return `invalid site configuration: ${error.issues.map((issue) => `${issue.path.join('.') || 'site'}: ${issue.message}`).join('; ')}`;
 }
 
 /**

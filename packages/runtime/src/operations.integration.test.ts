@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadEnv, SiteConfigError } from '@winnow/config';
 import { documentIdFor, MAX_RESULT_WINDOW, type ElasticsearchIndex, type IndexDocument } from '@winnow/search';
 import { elasticsearchForTests, type LocalElasticsearch } from '@winnow/search/testing';
+import { listSites } from '@winnow/storage';
 import { createScratchDatabase, type ScratchDatabase } from '@winnow/storage/testing';
 import {
   addSite,
@@ -100,6 +101,25 @@ for (const kind of ['pglite', 'postgres'] as const) {
         assert.deepEqual(back.config.allow, [], 'a list is reset to its default too');
         assert.deepEqual(await schedulers(added.id), { template: undefined, recrawl: undefined });
         await removeSite(rt, 'patched');
+      });
+
+      test('a site an earlier version stored with settings this one refuses is read with the problem named, and a patch can fix it', async () => {
+        await addSite(rt, siteInput('legacy'));
+        // A glob written as a path (refused since) and a setting this version does not have.
+        await rt.db.query(`UPDATE sites SET config = config || '{"allow": ["/articles/**"], "retiredSetting": 3}'::jsonb WHERE name = 'legacy'`);
+        const stored = await requireSite(rt, 'legacy');
+        assert.deepEqual(stored.config.allow, ['/articles/**']);
+        assert.match(stored.configProblem ?? '', /allow\.0: glob "\/articles\/\*\*" refused: globs match whole URLs/);
+        assert.ok(!('retiredSetting' in stored.config), 'a setting this version does not have is dropped');
+        assert.ok(
+          (await listSites(rt.db)).some((site) => site.name === 'legacy'),
+          'the site is still listed',
+        );
+        await assert.rejects(updateSite(rt, 'legacy', { maxPages: 5 }), /allow\.0: glob "\/articles\/\*\*" refused/, 'a patch must fix it');
+        const fixed = await updateSite(rt, 'legacy', { allow: ['http://127.0.0.1:9/articles/**'] });
+        assert.equal(fixed.configProblem, null);
+        assert.deepEqual((await requireSite(rt, 'legacy')).config.allow, ['http://127.0.0.1:9/articles/**']);
+        await removeSite(rt, 'legacy');
       });
 
       test('a patch whose result the schema refuses names the field and stores nothing; a rename or a non-object is refused', async () => {

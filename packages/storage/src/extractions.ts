@@ -1,4 +1,4 @@
-import { parseSiteConfig, type SiteConfig } from '@winnow/config';
+import { readStoredSiteConfig, type SiteConfig } from '@winnow/config';
 import type { ExtractedBlock } from '@winnow/extract';
 import type { Queryable } from './db.js';
 
@@ -168,7 +168,8 @@ export async function extractionInput(db: Queryable, pageId: number): Promise<Ex
       pageId,
       siteId: row.site_id,
       siteName: row.site_name,
-      siteConfig: parseSiteConfig(row.site_config),
+      // Extraction reads only the template settings: a problem for crawls is none of its business.
+      siteConfig: readStoredSiteConfig(row.site_config).config,
       templateVersion: row.template_version,
       url: row.url,
       contentType: row.content_type,

@@ -1,10 +1,12 @@
-import { parseSiteConfig, type SiteConfig, WinnowError } from '@winnow/config';
+import { readStoredSiteConfig, type SiteConfig, WinnowError } from '@winnow/config';
 import type { Db, Queryable } from './db.js';
 
 export interface Site {
   id: number;
   name: string;
   config: SiteConfig;
+  /** What this version refuses in the stored settings (written by an earlier one), or null: the site's crawls do not start until it is fixed. */
+  configProblem: string | null;
   templateVersion: number;
   createdAt: Date;
 }
@@ -19,9 +21,10 @@ interface SiteRow {
 
 const COLUMNS = 'id, name, config, template_version, created_at';
 
-/** Stored configurations are validated again on the way out: a bad row fails loudly, by name. */
+/** Stored configurations are validated again on the way out (`readStoredSiteConfig`): what an earlier version accepted and this one refuses is named, not fatal. */
 function toSite(row: SiteRow): Site {
-  return { id: row.id, name: row.name, config: parseSiteConfig(row.config), templateVersion: row.template_version, createdAt: row.created_at };
+  const { config, problem } = readStoredSiteConfig(row.config);
+  return { id: row.id, name: row.name, config, configProblem: problem, templateVersion: row.template_version, createdAt: row.created_at };
 }
 
 export class SiteExistsError extends WinnowError {

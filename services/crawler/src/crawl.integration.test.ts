@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
-import { addSite, openRuntime, recrawlScheduleId, removeSite, type Runtime, type Service, startCrawl, stopCrawl } from '@winnow/runtime';
+import { addSite, openRuntime, recrawlScheduleId, removeSite, type Runtime, type Service, startCrawl, stopCrawl, updateSite } from '@winnow/runtime';
 import { findCrawl, findPageByUrl, findSite, latestCrawl } from '@winnow/storage';
 import { startCrawler } from './crawler.js';
 import { crawlToEnd } from './testing/crawlToEnd.js';
@@ -123,6 +123,21 @@ describe('crawling a site', () => {
     await assert.rejects(addSite(rt, { name: 'bad', seeds: ['not a url'] }), /seeds\.0: must be an absolute http\(s\) URL/);
     await assert.rejects(addSite(rt, { name: 'Bad Name', seeds: [`${origin}/`], allowPrivateAddresses: true }), /name: must be 1-63 lowercase/);
     await assert.rejects(startCrawl(rt, 'nosuch'), /no site named "nosuch"/);
+  });
+
+  test('a site whose stored settings this version refuses does not crawl, and says what to fix; fixed, it crawls', async () => {
+    await addSite(rt, { name: 'legacy', seeds: [`${origin}/`], templateEveryMs: 0, allowPrivateAddresses: true });
+    // As an earlier version stored it: a glob written as a path, which matches nothing and is now refused.
+    await rt.db.query(`UPDATE sites SET config = jsonb_set(config, '{allow}', '["/articles/**"]') WHERE name = 'legacy'`);
+    const refused = await crawlToEnd(rt, (await startCrawl(rt, 'legacy')).id);
+    assert.equal(refused.state, 'failed');
+    assert.match(
+      refused.error ?? '',
+      /site "legacy" has settings this version refuses \(.*allow\.0: glob "\/articles\/\*\*" refused.*\): fix them with `winnow sites update`/,
+    );
+    assert.equal(refused.counts.stored, 0, 'nothing was fetched under the refused glob');
+    await updateSite(rt, 'legacy', { allow: null });
+    assert.equal((await crawlToEnd(rt, (await startCrawl(rt, 'legacy')).id)).state, 'finished');
   });
 
   test("an operator's stop ends a crawl early", async () => {

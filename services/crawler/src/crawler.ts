@@ -297,6 +297,14 @@ export class Crawler implements Service {
       if (!crawl) return undefined;
       const site = await findSiteById(tx, crawl.siteId);
       if (!site) return crawl;
+      if (site.configProblem) {
+        await failCrawl(
+          tx,
+          crawl.id,
+          `site "${site.name}" has settings this version refuses (${site.configProblem}): fix them with \`winnow sites update\` or PATCH /sites/${site.name}`,
+        );
+        return crawl;
+      }
       if (site.config.render === 'browser' && !existsSync(env.WINNOW_CHROMIUM_PATH)) {
         await failCrawl(
           tx,

@@ -127,7 +127,8 @@ const asJson = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 /**
  * One line per site with what `sites add` can set and an operator needs to see at a glance: how
  * it is fetched, its budgets and pace, whether it may reach private addresses and reads sitemaps,
- * its seeds and the URLs it is held to (when its `allow` globs narrow it).
+ * its seeds and the URLs it is held to (when its `allow` globs narrow it), and on a line of its own
+ * what this version refuses in settings an earlier one stored.
  */
 export function formatSites(sites: readonly Site[]): string {
   if (sites.length === 0) return 'no sites; add one with `winnow sites add <name> --seed <url>`\n';
@@ -137,7 +138,8 @@ export function formatSites(sites: readonly Site[]): string {
       const reach = [config.allowPrivateAddresses ? 'private addresses allowed' : 'public addresses only', config.sitemaps ? 'sitemaps' : 'no sitemaps'];
       return (
         `${site.name}\t${config.render}\tmax ${config.maxPages} URLs\tconcurrency ${config.concurrency}, delay ${config.delayMs} ms\t` +
-        `${reach.join(', ')}\ttemplates v${site.templateVersion}\t${config.seeds.join(' ')}${config.allow.length > 0 ? `\tallow ${config.allow.join(' ')}` : ''}\n`
+        `${reach.join(', ')}\ttemplates v${site.templateVersion}\t${config.seeds.join(' ')}${config.allow.length > 0 ? `\tallow ${config.allow.join(' ')}` : ''}\n` +
+        (site.configProblem ? `  not crawled until fixed (\`winnow sites update ${site.name}\`): ${site.configProblem}\n` : '')
       );
     })
     .join('');
