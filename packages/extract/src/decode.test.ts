@@ -90,6 +90,17 @@ describe('decodeHtml', () => {
     assert.deepEqual(decodeHtml(Buffer.from('<p>Besan\u00e7on</p>', 'utf8')).warnings, []);
   });
 
+  it('reads an undeclared page that escapes into ISO-2022-JP as ISO-2022-JP, as browsers detect it, and says so', () => {
+    const greeting = Buffer.from('\x1b$B$3$s$K$A$O\x1b(B', 'latin1'); // こんにちは in ISO-2022-JP
+    const page = Buffer.concat([Buffer.from('<html><body><p>'), greeting, Buffer.from(' Tokyo</p></body></html>')]);
+    const decoded = decodeHtml(page, 'text/html');
+    assert.equal(decoded.encoding, 'ISO-2022-JP');
+    assert.match(decoded.html, /<p>こんにちは Tokyo<\/p>/);
+    assert.match(decoded.warnings.join(' '), /escape into ISO-2022-JP/);
+    const eightBit = Buffer.from(`<p>Café \x1b$B ${'and more words of the page '.repeat(10)}</p>`, 'utf8');
+    assert.equal(decodeHtml(eightBit).encoding, 'UTF-8', 'bytes of eight bits are no ISO-2022-JP');
+  });
+
   it('reads a page whose declared encoding Node cannot decode as if it declared none, and says so', () => {
     for (const contentType of ['text/html; charset=iso-8859-16', 'text/html; charset=x-user-defined']) {
       const decoded = decodeHtml(Buffer.from('<p>Besan\u00e7on</p>', 'latin1'), contentType);

@@ -15,7 +15,8 @@ export interface DecodedHtml {
  * Turns fetched bytes into the HTML string the extractor reads, the way a browser would: a BOM,
  * then the transport's `Content-Type` charset, then a `<meta charset>` in the first 1024 bytes
  * (WHATWG prescan, via html-encoding-sniffer), else UTF-8 — or windows-1252 when the bytes are not
- * valid UTF-8, as browsers do for a legacy page that declares nothing (a warning says so). A page
+ * valid UTF-8, as browsers do for a legacy page that declares nothing, or ISO-2022-JP when seven-bit
+ * bytes escape into it (`ISO_2022_JP_ESCAPE`; a warning says which). A page
  * that declares nothing by then but has a `<meta charset>` further on is decoded again with that
  * encoding, as browsers do (`lateMetaEncoding`; a warning says so). Bytes invalid in a declared
  * encoding become U+FFFD and a warning says so, and so do NULs (`nulsReplaced`: Postgres cannot
@@ -49,7 +50,19 @@ function decodeDeclared(bytes: Uint8Array, encoding: string): DecodedHtml {
   }
 }
 
+/**
+ * ISO-2022-JP's escape into JIS X 0208 (`ESC $ B`, `ESC $ @`): seven-bit bytes, so valid UTF-8 too,
+ * but never in a page of any other encoding. Browsers detect it in an undeclared page (Firefox's
+ * chardetng, Chrome's CED); read as UTF-8 it would index escape codes and ASCII pairs.
+ */
+const ISO_2022_JP_ESCAPE = /\x1b\$[B@]/;
+
 function decodeUndeclared(bytes: Uint8Array): DecodedHtml {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, LATE_META_BYTES)).toString('latin1');
+  if (ISO_2022_JP_ESCAPE.test(head) && bytes.every((byte) => byte < 0x80)) {
+    const warning = 'no charset was declared and the bytes escape into ISO-2022-JP: decoded as ISO-2022-JP';
+    return { ...decodeDeclared(bytes, 'ISO-2022-JP'), warnings: [warning] };
+  }
   try {
     return { html: decode(bytes, 'UTF-8', true), encoding: 'UTF-8', warnings: [] };
   } catch {
