@@ -58,8 +58,7 @@ function decodeDeclared(bytes: Uint8Array, encoding: string): DecodedHtml {
 const ISO_2022_JP_ESCAPE = /\x1b\$[B@]/;
 
 function decodeUndeclared(bytes: Uint8Array): DecodedHtml {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, LATE_META_BYTES)).toString('latin1');
-  if (ISO_2022_JP_ESCAPE.test(head) && bytes.every((byte) => byte < 0x80)) {
+  if (bytes.includes(0x1b) && bytes.every((byte) => byte < 0x80) && ISO_2022_JP_ESCAPE.test(Buffer.from(bytes).toString('latin1'))) {
     const warning = 'no charset was declared and the bytes escape into ISO-2022-JP: decoded as ISO-2022-JP';
     return { ...decodeDeclared(bytes, 'ISO-2022-JP'), warnings: [warning] };
   }
