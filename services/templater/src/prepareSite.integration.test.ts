@@ -155,4 +155,25 @@ describe('template preparation over a site with unreadable pages (real PGlite an
     assert.deepEqual([analyst.previousVersion, analyst.version, analyst.reextract], [2, 2, 20], 'every page is extracted with version 2');
     assert.equal(standing(await pagesToExtract(rt.db, site.id)), 0);
   });
+
+  test('a page type whose URL patterns only changed places (by how many pages each has) is unchanged: no new version', async () => {
+    const site = await insertSite(
+      rt.db,
+      parseSiteConfig({ name: 'reordered', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true, minTemplatePages: 3 }),
+    );
+    const store = storer(site.id);
+    for (let i = 1; i <= 6; i++) await store(`/articles/${i}.html`, article(i));
+    for (let i = 7; i <= 8; i++) await store(`/zeta/${i}.html`, article(i));
+    await store('/news/9.html', article(9));
+    const first = await prepareSite(rt, site.id);
+    assert.equal(first.version, 1);
+    assert.deepEqual((await listTemplates(rt.db, 'reordered'))[0]?.urlPatterns, ['/articles/:n.html', '/zeta/:n.html', '/news/:n.html']);
+
+    for (let i = 10; i <= 11; i++) await store(`/news/${i}.html`, article(i));
+    const again = await prepareSite(rt, site.id);
+    assert.deepEqual(
+      [again.version, again.pageTypes.map(({ cluster, outcome, alsoChanged }) => ({ cluster, outcome, alsoChanged }))],
+      [1, [{ cluster: '/articles/:n.html', outcome: 'unchanged', alsoChanged: [] }]],
+    );
+  });
 });

@@ -174,13 +174,15 @@ type Prepared = Pick<StoredTemplate, 'urlPatterns' | 'signature' | 'template'>;
  * and removed, and every other field that differs (`alsoChanged`, see `TemplateChanges`), compared
  * as stored (through JSON) and sizes aside: a template's `pageCount`, how many pages it was learned
  * from, is read by no method when it extracts, so a template that differs only in it is the same.
+ * The page type's URL patterns and signature are sets: their patterns come most pages first, and
+ * a pattern overtaking another is no change (no method reads their order).
  */
 function changesOf(method: TemplateMethod, prepared: Prepared, previous: StoredTemplate | undefined): TemplateChanges {
   const now = new Set(method.contentPaths(prepared.template));
   const before = new Set(previous ? method.contentPaths(method.parseTemplate(previous.template)) : []);
   const alsoChanged = previous
     ? [
-        ...(['urlPatterns', 'signature'] as const).filter((field) => !isDeepStrictEqual(prepared[field], previous[field])),
+        ...(['urlPatterns', 'signature'] as const).filter((field) => !isDeepStrictEqual(new Set(prepared[field]), new Set(previous[field]))),
         ...differingFields(withoutSizes(prepared.template), withoutSizes(previous.template), 'template').map((field) =>
           field === 'template' ? field : `template.${field}`,
         ),
