@@ -174,7 +174,7 @@ type Prepared = Pick<StoredTemplate, 'urlPatterns' | 'signature' | 'template'>;
  * and removed, and every other field that differs (`alsoChanged`, see `TemplateChanges`), compared
  * as stored (through JSON) and sizes aside: a template's `pageCount`, how many pages it was learned
  * from, is read by no method when it extracts, so a template that differs only in it is the same.
- * The page type's URL patterns and signature are sets: their patterns come most pages first, and
+ * The page type's URL patterns and signature are compared as sets: patterns come most pages first, and
  * a pattern overtaking another is no change (no method reads their order).
  */
 function changesOf(method: TemplateMethod, prepared: Prepared, previous: StoredTemplate | undefined): TemplateChanges {
