@@ -21,7 +21,7 @@ function meanLcs(rows: readonly { path: string; main_text: string }[], gold: Rea
 }
 
 describe('templates that follow their site (the pipeline method, embedded)', () => {
-  test('preparing again from the same pages stores no new version and re-extracts nothing', async () => {
+  test("preparing again from the same pages stores no new version; only an analyst's run re-extracts, and only the pages an earlier version read", async () => {
     const web = await serveDemoWeb(['gazette'], { articles: 24 });
     const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
     const services = await startWorkers(rt);
@@ -37,6 +37,12 @@ describe('templates that follow their site (the pipeline method, embedded)', () 
       assert.ok(version && before.every((row) => row.template_version !== null), 'every page read by a template');
       await requestTemplates(rt, 'gazette');
       await waitForIdle(rt);
+      const prepared = await extractions(rt);
+      assert.deepEqual(
+        prepared.map((row) => [row.runs, row.template_version]),
+        before.map((row) => [row.template_version === version ? row.runs : row.runs + 1, version]),
+        "the analyst's run brought the pages an earlier version read to the current one, and left the others",
+      );
       await startCrawl(rt, 'gazette'); // a crawl's end asks for templates too
       await waitForIdle(rt);
       const templates = await siteTemplates(rt, 'gazette');
@@ -48,8 +54,8 @@ describe('templates that follow their site (the pipeline method, embedded)', () 
       assert.equal(Math.max(...templates.map((template) => template.version)), version, 'no newer version');
       assert.deepEqual(
         (await extractions(rt)).map((row) => row.runs),
-        before.map((row) => row.runs),
-        'no page extracted again',
+        prepared.map((row) => row.runs),
+        'no page extracted again after the crawl',
       );
       const history = await siteHealthHistory(rt.db, (await findSite(rt.db, 'gazette'))?.id ?? 0);
       const articles = history.filter((record) => record.cluster === '/articles/:n.html' && record.version === version);

@@ -47,7 +47,7 @@ export const TEMPLATE_JOB_RESULT = z.union([
       previousVersion: z.number().int().nonnegative(),
       /** Its version after: the new one, or `previousVersion` when nothing was stored. */
       version: z.number().int().nonnegative(),
-      /** Pages queued to be extracted again with the new version. */
+      /** Pages queued to be extracted again: with the new version, or (an analyst's run) those an earlier version read when the current one is kept. */
       reextract: z.number().int().nonnegative(),
       pageTypes: z.array(pageTypeOutcome),
     })

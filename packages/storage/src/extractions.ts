@@ -119,6 +119,20 @@ export async function markSiteForReextraction(db: Queryable, siteId: number): Pr
   await db.query('UPDATE extractions e SET needs_reextract = true FROM pages p WHERE p.id = e.page_id AND p.site_id = $1 AND NOT e.needs_reextract', [siteId]);
 }
 
+/**
+ * Marks for re-extraction the extractions of a site's pages that an earlier version's template
+ * read (an analyst asked for templates again and the current version was kept): a reading the
+ * self-check trusted stands across versions (`EXTRACTION_STANDS`), so without this a page read by
+ * an outgrown template would keep that reading until some later version is stored.
+ */
+export async function markOlderReadingsForReextraction(db: Queryable, siteId: number): Promise<void> {
+  await db.query(
+    `UPDATE extractions e SET needs_reextract = true FROM pages p JOIN sites s ON s.id = p.site_id
+      WHERE p.id = e.page_id AND p.site_id = $1 AND NOT e.needs_reextract AND e.template_version < s.template_version`,
+    [siteId],
+  );
+}
+
 /** Everything extracting one page needs, read in one round trip. */
 export interface ExtractionInput {
   pageId: number;

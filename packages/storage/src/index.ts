@@ -96,6 +96,7 @@ export {
   extractionInput,
   findExtraction,
   indexablePages,
+  markOlderReadingsForReextraction,
   markSiteForReextraction,
   pagesToExtract,
   saveExtraction,

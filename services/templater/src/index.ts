@@ -7,7 +7,7 @@ export { prepareSite, SAMPLE_SIZE } from './prepareSite.js';
 
 /**
  * Consumes `template` jobs (see `prepareSite`; an analyst's `manual` run re-extracts every page if
- * it stores a new version). On start it registers every site's schedule again,
+ * it stores a new version, else the pages an earlier version read). On start it registers every site's schedule again,
  * since a private Redis forgets them when its process ends.
  */
 export async function startTemplater(rt: Runtime): Promise<Service> {

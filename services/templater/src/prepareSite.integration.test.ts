@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv, parseSiteConfig } from '@winnow/config';
 import { openRuntime, type Runtime } from '@winnow/runtime';
-import { insertSite, listTemplates, storeFetchedPage } from '@winnow/storage';
+import { insertSite, listStoredPages, listTemplates, pagesToExtract, saveExtraction, storeFetchedPage } from '@winnow/storage';
 import { prepareSite } from './prepareSite.js';
 
 const article = (i: number, extra = '', footer = 'Harbour Gazette') =>
@@ -113,6 +113,67 @@ describe('template preparation over a site with unreadable pages (real PGlite an
         [2, '/articles/:n.html', { since: 1, pathsAdded: [], pathsRemoved: [], alsoChanged: articles?.alsoChanged }],
         [1, '/articles/:n.html', null],
       ],
+    );
+  });
+
+  test("an analyst's run that keeps the current version re-extracts the pages an earlier version's template read; a scheduled one leaves them", async () => {
+    const site = await insertSite(
+      rt.db,
+      parseSiteConfig({ name: 'outgrown', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true, minTemplatePages: 3 }),
+    );
+    const store = storer(site.id);
+    for (let i = 1; i <= 6; i++) await store(`/articles/${i}.html`, article(i));
+    assert.equal((await prepareSite(rt, site.id)).version, 1);
+    // The extractor read these pages with version 1 and the self-check trusted the readings: they stand across versions.
+    const [v1] = await listTemplates(rt.db, 'outgrown');
+    const readByV1 = await listStoredPages(rt.db, site.id);
+    for (const page of readByV1) {
+      await saveExtraction(rt.db, {
+        pageId: page.id,
+        contentHash: page.contentHash as string,
+        method: 'pipeline',
+        templateId: v1?.id ?? null,
+        templateVersion: 1,
+        title: null,
+        blocks: [],
+        mainText: 'Story',
+        warnings: [],
+        needsReextract: false,
+        readAlone: false,
+        wordCount: 1,
+      });
+    }
+    for (let i = 7; i <= 20; i++) await store(`/articles/${i}.html`, article(i, '', 'Harbour Gazette: subscribe for the weekly tide tables'));
+    assert.equal((await prepareSite(rt, site.id)).version, 2);
+    const standing = (pages: { pageId: number }[]) => readByV1.filter((page) => !pages.some((stale) => stale.pageId === page.id)).length;
+    assert.equal(standing(await pagesToExtract(rt.db, site.id)), 6, "version 1's readings stand");
+
+    const scheduled = await prepareSite(rt, site.id);
+    assert.deepEqual([scheduled.version, scheduled.reextract], [2, 0], 'a scheduled run keeps the version and queues nothing');
+    assert.equal(standing(await pagesToExtract(rt.db, site.id)), 6);
+    const analyst = await prepareSite(rt, site.id, { reextractAll: true });
+    assert.deepEqual([analyst.previousVersion, analyst.version, analyst.reextract], [2, 2, 20], 'every page is extracted with version 2');
+    assert.equal(standing(await pagesToExtract(rt.db, site.id)), 0);
+  });
+
+  test('a page type whose URL patterns only changed places (by how many pages each has) is unchanged: no new version', async () => {
+    const site = await insertSite(
+      rt.db,
+      parseSiteConfig({ name: 'reordered', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true, minTemplatePages: 3 }),
+    );
+    const store = storer(site.id);
+    for (let i = 1; i <= 6; i++) await store(`/articles/${i}.html`, article(i));
+    for (let i = 7; i <= 8; i++) await store(`/zeta/${i}.html`, article(i));
+    await store('/news/9.html', article(9));
+    const first = await prepareSite(rt, site.id);
+    assert.equal(first.version, 1);
+    assert.deepEqual((await listTemplates(rt.db, 'reordered'))[0]?.urlPatterns, ['/articles/:n.html', '/zeta/:n.html', '/news/:n.html']);
+
+    for (let i = 10; i <= 11; i++) await store(`/news/${i}.html`, article(i));
+    const again = await prepareSite(rt, site.id);
+    assert.deepEqual(
+      [again.version, again.pageTypes.map(({ cluster, outcome, alsoChanged }) => ({ cluster, outcome, alsoChanged }))],
+      [1, [{ cluster: '/articles/:n.html', outcome: 'unchanged', alsoChanged: [] }]],
     );
   });
 });

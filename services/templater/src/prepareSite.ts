@@ -8,6 +8,7 @@ import {
   insertTemplateVersion,
   listStoredPages,
   loadRawPages,
+  markOlderReadingsForReextraction,
   markSiteForReextraction,
   type NewTemplate,
   pagesToExtract,
@@ -32,7 +33,8 @@ export const NEWEST_PAGES = 30;
  * and — only when some page type's differs from the current version's (`changesOf`: sizes aside)
  * — stores them as the next version with what changed per page type, and enqueues the pages whose
  * extraction no longer stands: read without a template of their type, or read alone
- * (`pagesToExtract`); with `reextractAll` (an analyst asked), every page. Returns what became of
+ * (`pagesToExtract`); with `reextractAll` (an analyst asked), every page, and when the current
+ * version is kept, the pages an earlier version's template read. Returns what became of
  * each page type, for whoever asked (`winnow templates prepare`). Pages that are not readable HTML
  * are skipped and reported once per run, never fatal to the site.
  */
@@ -82,20 +84,33 @@ export async function prepareSite(rt: Runtime, siteId: number, options: { reextr
     });
   }
   const pageTypes = pageTypeOutcomes(clusters, templates, current);
-  const unchanged = { previousVersion: site.templateVersion, version: site.templateVersion, reextract: 0, pageTypes };
+  const kept = site.templateVersion;
   if (templates.length === 0) {
     rt.log.info({ site: site.name, pageTypes }, 'no cluster has enough pages for a template yet');
-    return unchanged;
+    return { previousVersion: kept, version: kept, reextract: 0, pageTypes };
   }
   if (pageTypes.every((type) => type.outcome === 'unchanged' || type.outcome === 'too-few-pages')) {
-    rt.log.info({ site: site.name, version: site.templateVersion }, 'templates unchanged: no new version');
-    return unchanged;
+    rt.log.info({ site: site.name, version: kept }, 'templates unchanged: no new version');
+    if (!options.reextractAll) return { previousVersion: kept, version: kept, reextract: 0, pageTypes };
+    // An analyst's run still brings every page to the version kept: readings of earlier versions' templates stand otherwise.
+    await markOlderReadingsForReextraction(rt.db, siteId);
+    return { previousVersion: kept, version: kept, reextract: await queueReextraction(rt, siteId, kept), pageTypes };
   }
   const version = await rt.db.transaction(async (tx) => {
     if (options.reextractAll) await markSiteForReextraction(tx, siteId);
     return insertTemplateVersion(tx, siteId, templates);
   });
-  // Once per page and version however often asked; a page a queued job brings up to date first is a no-op when this one runs.
+  const reextract = await queueReextraction(rt, siteId, version);
+  rt.log.info({ site: site.name, method: method.name, version, pageTypes, reextract }, 'templates prepared');
+  return { previousVersion: kept, version, reextract, pageTypes };
+}
+
+/**
+ * Queues the extraction of the site's pages whose extraction does not stand (`pagesToExtract`)
+ * with template version `version`; returns how many. Once per page and version however often
+ * asked; a page a queued job brings up to date first is a no-op when this one runs.
+ */
+async function queueReextraction(rt: Runtime, siteId: number, version: number): Promise<number> {
   const reextract = await pagesToExtract(rt.db, siteId);
   const hashes = new Map(reextract.map((page) => [page.pageId, page.contentHash]));
   await rt.queues.addBulk(
@@ -103,8 +118,7 @@ export async function prepareSite(rt: Runtime, siteId: number, options: { reextr
     reextract.map(({ pageId }) => ({ pageId })),
     ({ pageId }) => extractionJobId(pageId, hashes.get(pageId) as string, version),
   );
-  rt.log.info({ site: site.name, method: method.name, version, pageTypes, reextract: reextract.length }, 'templates prepared');
-  return { previousVersion: site.templateVersion, version, reextract: reextract.length, pageTypes };
+  return reextract.length;
 }
 
 /**
@@ -160,13 +174,15 @@ type Prepared = Pick<StoredTemplate, 'urlPatterns' | 'signature' | 'template'>;
  * and removed, and every other field that differs (`alsoChanged`, see `TemplateChanges`), compared
  * as stored (through JSON) and sizes aside: a template's `pageCount`, how many pages it was learned
  * from, is read by no method when it extracts, so a template that differs only in it is the same.
+ * The page type's URL patterns and signature are compared as sets: patterns come most pages first, and
+ * a pattern overtaking another is no change (no method reads their order).
  */
 function changesOf(method: TemplateMethod, prepared: Prepared, previous: StoredTemplate | undefined): TemplateChanges {
   const now = new Set(method.contentPaths(prepared.template));
   const before = new Set(previous ? method.contentPaths(method.parseTemplate(previous.template)) : []);
   const alsoChanged = previous
     ? [
-        ...(['urlPatterns', 'signature'] as const).filter((field) => !isDeepStrictEqual(prepared[field], previous[field])),
+        ...(['urlPatterns', 'signature'] as const).filter((field) => !isDeepStrictEqual(new Set(prepared[field]), new Set(previous[field]))),
         ...differingFields(withoutSizes(prepared.template), withoutSizes(previous.template), 'template').map((field) =>
           field === 'template' ? field : `template.${field}`,
         ),

@@ -292,7 +292,7 @@ export function formatPreparation(site: string, result: TemplateJobResult): stri
       ? `templates v${version} stored; ${counted(result.reextract, 'page')} queued to be extracted again`
       : before === 0
         ? "no templates yet: no page type has the site's minTemplatePages stored pages"
-        : `templates unchanged (version ${version} kept)`;
+        : `templates unchanged (version ${version} kept)${result.reextract > 0 ? `; ${counted(result.reextract, 'page')} queued to be extracted with it` : ''}`;
   const outcome = (type: PageTypeOutcome): string => {
     switch (type.outcome) {
       case 'new':
