@@ -215,6 +215,20 @@ describe('pipeline', () => {
     assert.ok(!shortPoints.text.includes('Email the author'), shortPoints.text);
   });
 
+  it("reads a page alone when the template keeps less than a sentence of it, all inside the reader's reading", () => {
+    // The sample pages repeat their paragraphs (a site whose stories all said the same): the template learns only the headline.
+    const story = (n: number, paragraphs: readonly string[]) => sitePage(`<h1>Story ${n}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}`);
+    const repeated = [uniqueParagraph(631, 40), uniqueParagraph(632, 40)];
+    const extract = preparedExtractor(
+      pipeline,
+      Array.from({ length: 12 }, (_, n) => story(n, repeated)),
+    );
+    const unique = [uniqueParagraph(633, 40), uniqueParagraph(634, 40), uniqueParagraph(635, 40)];
+    const result = extract(story(20, unique));
+    assert.ok(readAlone(result), result.warnings.join('; '));
+    assertKeeps(result.text, unique, 'the story');
+  });
+
   it("lets only a template of the page's own layout overrule most of the reader's reading", () => {
     const lead = uniqueParagraph(611, 20);
     // Lines shorter than a sentence of prose (`PROSE_WORDS`), which the template judges when the page is of its layout.

@@ -159,6 +159,9 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  * site's rare page type nearest a common one (bbc.co.uk's sport story among its news layout, 0.45)
  * kept only what both designs share, its headline and a table's caption (lcs F1 0.19, the reader's
  * reading 0.91), when sites with pages in several datasets, and so of several years, were mixed.
+ * It also needs the template to keep a sentence of prose (`PROSE_WORDS`; every page it helped on
+ * those runs had 24 words or more): a template that learnt from sample pages repeating their
+ * paragraphs keeps a story's headline alone, which overruled the whole story (2 words against 134).
  */
 export function compilePipeline(template: PipelineTemplate): PageExtractor {
   const layouts = template.layouts.map((layout) => ({
@@ -221,15 +224,16 @@ function selfCheck(whole: ExtractionResult, templated: readonly ExtractedBlock[]
   const readerText = new WordRuns(readerLines);
   if (confirmedWords < MIN_AGREEMENT * readerWords) {
     // The other direction: is most of the template's reading inside the reader's? Only a template
-    // of the page's own layout may overrule most of the reader's reading.
+    // of the page's own layout, keeping at least a sentence, may overrule most of the reader's reading.
     const templateWords = wordCount(templateLines);
     const heldWords = wordCount(templateLines.filter((words) => readerText.holdsMostOf(words)));
-    if (heldWords < MIN_AGREEMENT * templateWords || confirmedWords === 0 || !layout.ofLayout) {
+    if (heldWords < MIN_AGREEMENT * templateWords || confirmedWords === 0 || !layout.ofLayout || templateWords < PROSE_WORDS) {
       const percent = (part: number, whole: number) => Math.round((100 * part) / Math.max(1, whole));
       const nearOnly = layout.ofLayout ? '' : ", and the page is only near the template's layout";
+      const tiny = templateWords < PROSE_WORDS ? `, and the template keeps ${templateWords} word(s), less than a sentence` : '';
       return alone(
         single,
-        `the template confirms ${percent(confirmedWords, readerWords)}% of the single-page reading, which holds ${percent(heldWords, templateWords)}% of the template's${nearOnly}`,
+        `the template confirms ${percent(confirmedWords, readerWords)}% of the single-page reading, which holds ${percent(heldWords, templateWords)}% of the template's${nearOnly}${tiny}`,
       );
     }
   }
