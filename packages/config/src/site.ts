@@ -81,8 +81,18 @@ const SITE_SETTINGS = z.object({
   maxPagesPerPattern: z.number().int().min(0).max(1_000_000).default(0),
 });
 
-/** The crawler's rules for seeds and globs, checked on every configuration read or written. */
-function checkSeedsAndGlobs(site: z.infer<typeof SITE_SETTINGS>, context: z.RefinementCtx): void {
+/**
+ * A schedule runs at most once a second: BullMQ's job schedulers take a shorter period without
+ * complaint and then run their next job over an hour late (1 ms and 100 ms were tried).
+ */
+const MIN_SCHEDULE_MS = 1000;
+
+/**
+ * The rules beyond each setting's type, checked on every configuration read or written, so that a
+ * stored one an earlier version accepted is read with the problem named (`readStoredSiteConfig`):
+ * seeds and globs the crawler would refuse, schedules shorter than `MIN_SCHEDULE_MS`.
+ */
+function checkRules(site: z.infer<typeof SITE_SETTINGS>, context: z.RefinementCtx): void {
   site.seeds.forEach((seed, index) => {
     const refused = URL.canParse(seed) && refusedHost(new URL(seed).hostname, site.allowPrivateAddresses);
     if (refused) context.addIssue({ code: 'custom', path: ['seeds', index], message: `refused: ${refused}` });
@@ -91,13 +101,18 @@ function checkSeedsAndGlobs(site: z.infer<typeof SITE_SETTINGS>, context: z.Refi
     const problem = globProblem(glob) ?? wholeUrlProblem(glob);
     if (problem) context.addIssue({ code: 'custom', path: ['allow', index], message: `glob "${glob}" refused: ${problem}` });
   });
+  for (const schedule of ['templateEveryMs', 'recrawlEveryMs'] as const) {
+    const every = site[schedule];
+    if (every > 0 && every < MIN_SCHEDULE_MS)
+      context.addIssue({ code: 'custom', path: [schedule], message: `must be 0 (off) or at least ${MIN_SCHEDULE_MS} ms` });
+  }
 }
 
-/** The settings as accepted when written: unknown keys refused, and seeds and globs held to the crawler's rules. */
-export const SITE_CONFIG_SCHEMA = SITE_SETTINGS.strict().superRefine(checkSeedsAndGlobs);
+/** The settings as accepted when written: unknown keys refused, and `checkRules` kept. */
+export const SITE_CONFIG_SCHEMA = SITE_SETTINGS.strict().superRefine(checkRules);
 
 /** The settings as read back: a key an earlier version wrote and this one no longer has is dropped. */
-const STORED_SITE_CONFIG = SITE_SETTINGS.superRefine(checkSeedsAndGlobs);
+const STORED_SITE_CONFIG = SITE_SETTINGS.superRefine(checkRules);
 
 /**
  * Globs are matched against whole URLs: one written as a path (`/articles/**`) or a host without
@@ -128,8 +143,8 @@ export function parseSiteConfig(input: unknown): SiteConfig {
 }
 
 /**
- * A configuration stored by an earlier version, read back. A seed or glob this version refuses (a
- * glob written as a path) must not hide the site: it is read without those rules and its
+ * A configuration stored by an earlier version, read back. A setting this version refuses
+ * (`checkRules`: a glob written as a path, a schedule of 100 ms) must not hide the site: it is read without those rules and its
  * `problem` says what to fix, so that it can still be listed, shown and changed (`winnow sites
  * update`, `PATCH`), while its crawls refuse to start. A setting this version no longer has is
  * dropped. Only a row that is not a site's settings at all (no seeds, a value of the wrong type)
