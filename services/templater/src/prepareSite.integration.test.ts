@@ -175,5 +175,14 @@ describe('template preparation over a site with unreadable pages (real PGlite an
       [again.version, again.pageTypes.map(({ cluster, outcome, alsoChanged }) => ({ cluster, outcome, alsoChanged }))],
       [1, [{ cluster: '/articles/:n.html', outcome: 'unchanged', alsoChanged: [] }]],
     );
+
+    // Another of its patterns outgrows the one that named it: the page type keeps its name.
+    for (let i = 12; i <= 20; i++) await store(`/news/${i}.html`, article(i));
+    const renamed = await prepareSite(rt, site.id);
+    assert.deepEqual(
+      renamed.pageTypes.map(({ cluster, outcome }) => ({ cluster, outcome })),
+      [{ cluster: '/articles/:n.html', outcome: renamed.version === 1 ? 'unchanged' : 'changed' }],
+      'no page type removed and another added',
+    );
   });
 });

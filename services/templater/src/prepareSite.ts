@@ -59,14 +59,20 @@ export async function prepareSite(rt: Runtime, siteId: number, options: { reextr
   bodies.clear();
   const minPages = site.config.minTemplatePages;
   // Off the event loop (rt.cpu): grouping parses every stored page of the site.
-  const clusters = await rt.cpu.cluster({ pages, minPages });
+  const current = await currentTemplates(rt.db, siteId);
+  // A page type keeps the name (its URL pattern) of the current template whose pattern it still
+  // holds: named afresh by its most common pattern, it would be a new type and the old one
+  // removed once another of its patterns outgrew the first.
+  const clusters = (await rt.cpu.cluster({ pages, minPages })).map((cluster) => ({
+    ...cluster,
+    key: current.find((old) => cluster.urlPatterns.includes(old.cluster))?.cluster ?? cluster.key,
+  }));
   // A page the clustering could not parse (empty, binary) is in no cluster.
   const clustered = new Set(clusters.flatMap((cluster) => cluster.members));
   for (const [index, page] of pages.entries()) if (!clustered.has(index)) unreadable.push(page.url);
   if (unreadable.length > 0) {
     rt.log.warn({ site: site.name, count: unreadable.length, urls: unreadable.slice(0, 10) }, 'pages skipped in template preparation: not readable HTML');
   }
-  const current = await currentTemplates(rt.db, siteId);
   const templates: NewTemplate[] = [];
   for (const cluster of clusters) {
     if (cluster.members.length < minPages) continue;
