@@ -84,6 +84,7 @@ describe('what a crawl did not store: status counts and the crawl log (the real 
       cancelled: 0,
       queued: 0,
       inFlight: 0,
+      revisited: 0,
     });
     assert.equal(site.stored, 3);
     for (const key of ['rejected', 'pagesRejected', 'pagesStored']) assert.ok(!(key in site) && !(key in site.crawl), `no "${key}" beside the counts`);

@@ -250,7 +250,7 @@ function siteSettings(): Option[] {
     new Option(
       '--max-pages <n>',
       withSiteDefault(
-        'URLs a crawl admits at most (sitemaps aside): each counts once admitted, stored or not (redirects, refused, disallowed and failed URLs too)',
+        'URLs a crawl admits at most through links and sitemaps (sitemaps themselves aside): each counts once admitted, stored or not (redirects, refused, disallowed and failed URLs too); a recrawl also revisits every stored page no link reached, outside this budget',
         'maxPages',
       ),
     ).argParser(positiveInteger),

@@ -172,4 +172,19 @@ describe('a recrawl after maxPages grew fetches the pages the first crawl left o
     assert.equal(conditional.length, 5, 'the 5 pages stored before answered 304');
     assert.match(second, /pages: 22 stored/);
   });
+
+  test('back to --max-pages 5: links admit 5, the 17 other stored pages are revisited all the same, and the line and the log say so', async () => {
+    pages.set('/articles/20.html', { status: 404 });
+    await winnow('sites', 'update', 'capped', '--max-pages', '5');
+    const third = await winnow('crawl', 'capped', '--wait');
+    assert.match(
+      third,
+      /crawl 3 finished: 0 stored, 21 unchanged, 0 moved, 1 gone, 0 refused, 0 disallowed, 0 failed \(17 revisits of stored pages no link reached\); not admitted: 17 over maxPages/,
+    );
+    assert.match(third, /pages: 21 stored, 1 gone/);
+    assert.match(
+      await winnow('crawl-log', 'capped', '--crawl', '3'),
+      /^crawl 3\tgone\t\(revisit\) http:\/\/127\.0\.0\.1:\d+\/articles\/20\.html\tHTTP 404: the page is gone\n/,
+    );
+  });
 });

@@ -38,6 +38,13 @@ export interface CrawlCounts extends Record<CrawlOutcome, number> {
   /** URLs still to fetch, and being fetched. */
   queued: number;
   inFlight: number;
+  /**
+   * Of the URLs above, whatever became of them, those the crawl revisited: pages the site had in
+   * its index that no link of this crawl reached, admitted at its end outside `maxPages`, so that
+   * removed and moved pages are noticed. A revisit is counted under its outcome too (most are
+   * `unchanged`; a removed page `gone`); this tells them from the pages links reached.
+   */
+  revisited: number;
 }
 
 export interface Crawl {
@@ -59,19 +66,20 @@ interface CrawlRow {
   requested_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
-  counts: Record<CrawlOutcome | 'cancelled' | 'queued' | 'in_flight', number>;
+  counts: Record<CrawlOutcome | 'cancelled' | 'queued' | 'in_flight' | 'revisited', number>;
 }
 
 /** A crawl's row with its counts, aggregated from its frontier rows (one count per outcome, named as the outcome). */
 const SELECT_CRAWL = `
   SELECT c.id, c.site_id, c.state, c.error, c.requested_at, c.started_at, c.finished_at,
-         json_build_object(${[...CRAWL_OUTCOMES, 'cancelled', 'queued', 'in_flight'].map((name) => `'${name}', coalesce(f.${name}, 0)`).join(', ')}) AS counts
+         json_build_object(${[...CRAWL_OUTCOMES, 'cancelled', 'queued', 'in_flight', 'revisited'].map((name) => `'${name}', coalesce(f.${name}, 0)`).join(', ')}) AS counts
     FROM crawls c
     LEFT JOIN LATERAL (
       SELECT ${CRAWL_OUTCOMES.map((outcome) => `count(*) FILTER (WHERE outcome = '${outcome}')::int AS ${outcome}`).join(',\n             ')},
              count(*) FILTER (WHERE state = 'cancelled')::int AS cancelled,
              count(*) FILTER (WHERE state = 'queued')::int AS queued,
-             count(*) FILTER (WHERE state = 'leased')::int AS in_flight
+             count(*) FILTER (WHERE state = 'leased')::int AS in_flight,
+             count(*) FILTER (WHERE revisit)::int AS revisited
         FROM frontier WHERE crawl_id = c.id AND kind = 'page'
     ) f ON true`;
 
@@ -203,7 +211,7 @@ export async function settleCrawl(db: Queryable, id: number): Promise<CrawlState
 
 /**
  * Claims, for the caller's transaction, the admission of a running crawl's revisits: the pages
- * its site has that no link of the crawl reached (`unreachedPageUrls`). A crawl starts from its
+ * its site has in its index that no link of the crawl reached (`unreachedPages`). A crawl starts from its
  * seeds and sitemaps alone, so that every link is judged under the site's current settings; once
  * nothing else of it is queued or in flight, whichever crawler claims this first admits them,
  * exactly once per crawl. Returns the crawl's site id, or undefined when there is nothing to claim.

@@ -12,9 +12,10 @@ export interface FrontierEntry {
   depth: number;
   pattern: string;
   /**
-   * A page the site had that no link of this crawl reached, admitted once nothing else was left
-   * (`unreachedPageUrls`): revisited for changes, removals and moves, its links not followed. (Every
-   * page the site has is fetched with its validators, revisit or not.)
+   * A page the site has in its index that no link of this crawl reached, admitted once nothing else
+   * was left (`unreachedPages`): revisited for changes, removals and moves, its links not followed.
+   * Revisits are outside the crawl's budgets (`admitUrls`). (Every page the site has is fetched with
+   * its validators, revisit or not.)
    */
   revisit?: boolean;
 }
@@ -37,9 +38,9 @@ export interface LeasedUrl extends FrontierEntry {
 }
 
 export interface AdmissionLimits {
-  /** Pages a crawl admits at most (the site's `maxPages`); sitemaps do not count. */
+  /** Pages a crawl admits at most through links and sitemaps (the site's `maxPages`); sitemaps and revisits do not count. */
   maxPages: number;
-  /** Pages of one URL pattern a crawl admits at most; 0 for no cap. */
+  /** Pages of one URL pattern a crawl admits at most through links and sitemaps (revisits aside); 0 for no cap. */
   maxPerPattern: number;
   /** Sitemap files a crawl admits at most (the site's `maxSitemaps`). */
   maxSitemaps: number;
@@ -49,8 +50,12 @@ export interface AdmissionLimits {
  * Adds URLs to a running crawl's frontier, each once (a URL already there is skipped), within the
  * crawl's page budget and per-pattern cap, and its sitemaps within their own budget (counted from
  * the frontier's sitemap rows). The crawl's row is locked while its budgets are counted,
- * so crawler processes admitting links at once never exceed it. Returns how many were admitted,
- * and the URLs a budget left out, counted by budget (for `recordNotAdmitted`).
+ * so crawler processes admitting links at once never exceed it. Revisits (`revisit`: pages the
+ * site already has in its index, that no link of the crawl reached) are admitted whatever the
+ * budgets and count against none of them: the budgets bound what a crawl adds through links and
+ * sitemaps, and the revisits are bounded by the pages the site holds, which earlier crawls'
+ * budgets bounded; leaving some out would leave removed pages in the index for ever. Returns how
+ * many were admitted, and the URLs a budget left out, counted by budget (for `recordNotAdmitted`).
  */
 export async function admitUrls(
   db: Queryable,
@@ -70,13 +75,14 @@ export async function admitUrls(
         ORDER BY u.url, u.ord),
      ranked AS (
        SELECT c.*,
-              count(*) FILTER (WHERE c.kind = 'page') OVER (ORDER BY c.ord) AS page_rank,
+              count(*) FILTER (WHERE c.kind = 'page' AND NOT c.revisit) OVER (ORDER BY c.ord) AS page_rank,
               count(*) FILTER (WHERE c.kind = 'sitemap') OVER (ORDER BY c.ord) AS sitemap_rank,
-              CASE WHEN $8::int = 0 THEN 0 ELSE row_number() OVER (PARTITION BY c.pattern ORDER BY c.ord)
-                + (SELECT count(*) FROM frontier f WHERE f.crawl_id = $1 AND f.pattern = c.pattern AND f.kind = 'page') END AS pattern_rank
+              CASE WHEN $8::int = 0 OR c.revisit THEN 0 ELSE count(*) FILTER (WHERE NOT c.revisit) OVER (PARTITION BY c.pattern ORDER BY c.ord)
+                + (SELECT count(*) FROM frontier f WHERE f.crawl_id = $1 AND f.pattern = c.pattern AND f.kind = 'page' AND NOT f.revisit) END AS pattern_rank
          FROM candidates c),
      judged AS (
-       SELECT r.*, CASE WHEN r.kind = 'sitemap'
+       SELECT r.*, CASE WHEN r.revisit THEN NULL
+                     WHEN r.kind = 'sitemap'
                      THEN CASE WHEN r.sitemap_rank + (SELECT count(*) FROM frontier f WHERE f.crawl_id = $1 AND f.kind = 'sitemap') > $11::int THEN 'max-sitemaps' END
                      WHEN r.page_rank > (SELECT room FROM budget) THEN 'max-pages'
                      WHEN $8::int <> 0 AND r.pattern_rank > $8::int THEN 'max-pages-per-pattern' END AS over_budget
@@ -85,11 +91,11 @@ export async function admitUrls(
        INSERT INTO frontier (crawl_id, site_id, url, host, kind, depth, pattern, revisit)
        SELECT $1, $2, j.url, j.host, j.kind, j.depth, j.pattern, j.revisit FROM judged j WHERE j.over_budget IS NULL
        ON CONFLICT (crawl_id, url) DO NOTHING
-       RETURNING kind),
+       RETURNING kind, revisit),
      left_out AS (
        SELECT j.over_budget AS reason, count(*)::int AS urls, (array_agg(j.url ORDER BY j.ord))[1:$12::int] AS examples
          FROM judged j WHERE j.over_budget IS NOT NULL GROUP BY j.over_budget)
-     UPDATE crawls SET urls_admitted = urls_admitted + (SELECT count(*) FROM admitted WHERE kind = 'page')
+     UPDATE crawls SET urls_admitted = urls_admitted + (SELECT count(*) FROM admitted WHERE kind = 'page' AND NOT revisit)
       WHERE id = $1
       RETURNING (SELECT count(*)::int FROM admitted) AS admitted, (SELECT coalesce(json_agg(l), '[]') FROM left_out l) AS over_budget`,
     [
@@ -229,19 +235,20 @@ export async function releaseLeases(db: Queryable, owner: string): Promise<void>
 }
 
 /**
- * The site's pages that have a body and that a crawl has not admitted (no link of it reached them),
- * at most `limit`: revisited at its end (conditionally), so that changes, removals and moves are
- * seen even of pages nothing links to any more.
+ * The site's pages in its index (a body, not gone or withdrawn) that a crawl has not admitted (no
+ * link of it reached them), in page order after page `afterId`, at most `limit`: every one of them
+ * is revisited at the crawl's end (conditionally), so that changes, removals and moves are seen
+ * even of pages nothing links to any more. A page the crawl admits meanwhile drops out, so the
+ * caller pages through them by the last id it read.
  */
-export async function unreachedPageUrls(db: Queryable, siteId: number, crawlId: number, limit: number): Promise<string[]> {
-  const rows = await db.query<{ url: string }>(
-    `SELECT p.url FROM pages p
-      WHERE p.site_id = $1 AND p.content_hash IS NOT NULL
+export async function unreachedPages(db: Queryable, siteId: number, crawlId: number, afterId: number, limit: number): Promise<{ id: number; url: string }[]> {
+  return db.query<{ id: number; url: string }>(
+    `SELECT p.id, p.url FROM pages p
+      WHERE p.site_id = $1 AND p.content_hash IS NOT NULL AND p.id > $3
         AND NOT EXISTS (SELECT 1 FROM frontier f WHERE f.crawl_id = $2 AND f.url = p.url)
-      ORDER BY p.id LIMIT $3`,
-    [siteId, crawlId, limit],
+      ORDER BY p.id LIMIT $4`,
+    [siteId, crawlId, afterId, limit],
   );
-  return rows.map((row) => row.url);
 }
 
 /**
@@ -267,6 +274,8 @@ export interface CrawlLogEntry {
   /** Fetches tried. */
   attempts: number;
   depth: number;
+  /** A revisit: a page the site had in its index that no link of the crawl reached (see `FrontierEntry.revisit`). */
+  revisit: boolean;
   doneAt: Date | null;
 }
 
@@ -297,10 +306,11 @@ export async function crawlLog(db: Queryable, siteId: number, query: CrawlLogQue
     error: string | null;
     attempts: number;
     depth: number;
+    revisit: boolean;
     done_at: Date | null;
   }>(
     `SELECT f.crawl_id, f.url, f.kind, coalesce(f.outcome, 'cancelled') AS outcome,
-            coalesce(f.error, CASE WHEN p.crawl_id = f.crawl_id THEN p.fetch_error END) AS error, f.attempts, f.depth, f.done_at
+            coalesce(f.error, CASE WHEN p.crawl_id = f.crawl_id THEN p.fetch_error END) AS error, f.attempts, f.depth, f.revisit, f.done_at
        FROM frontier f LEFT JOIN pages p ON p.id = f.page_id
       WHERE ${where}
       ORDER BY f.crawl_id DESC, f.id LIMIT $4 OFFSET $5`,
@@ -316,6 +326,7 @@ export async function crawlLog(db: Queryable, siteId: number, query: CrawlLogQue
       reason: row.error,
       attempts: row.attempts,
       depth: row.depth,
+      revisit: row.revisit,
       doneAt: row.done_at,
     })),
   };

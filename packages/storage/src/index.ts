@@ -39,7 +39,7 @@ export {
   type CrawlLogEntry,
   type CrawlLogQuery,
   completeUrls,
-  unreachedPageUrls,
+  unreachedPages,
   leaseUrls,
   NOT_STORED_OUTCOMES,
   type NotStoredOutcome,

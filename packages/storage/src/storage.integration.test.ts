@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { parseSiteConfig } from '@winnow/config';
 import { DatabaseUnavailableError, openDb, type Db } from './db.js';
-import { claimRevisits, insertCrawl, settleCrawl } from './crawls.js';
-import { admitUrls, unreachedPageUrls, urlsInFrontier } from './frontier.js';
+import { claimRevisits, findCrawl, insertCrawl, settleCrawl } from './crawls.js';
+import { admitUrls, unreachedPages, urlsInFrontier } from './frontier.js';
 import { migrate } from './migrate.js';
 import { notAdmitted, recordNotAdmitted } from './notAdmitted.js';
 import { findPage, storedAnswer, upsertFetchedPage } from './pages.js';
@@ -136,7 +136,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
           fetchError: null,
         });
       const linked = await page('http://127.0.0.1:2/linked', hash);
-      await page('http://127.0.0.1:2/unreached', hash);
+      const unreached = await page('http://127.0.0.1:2/unreached', hash);
       await page('http://127.0.0.1:2/refused', null);
       assert.deepEqual(await storedAnswer(db, linked), { status: 200, headers: { etag: '"1"' }, body });
 
@@ -148,13 +148,39 @@ for (const kind of ['pglite', 'postgres'] as const) {
       await db.query("UPDATE frontier SET state = 'done', outcome = 'unchanged' WHERE crawl_id = $1", [crawl.id]);
       assert.equal(await settleCrawl(db, crawl.id), null, 'the revisits are not admitted yet');
       assert.deepEqual(
-        await unreachedPageUrls(db, stored.id, crawl.id, 10),
+        (await unreachedPages(db, stored.id, crawl.id, 0, 10)).map((unreached) => unreached.url),
         ['http://127.0.0.1:2/unreached'],
         'pages with a body that the crawl did not reach',
       );
+      assert.deepEqual(await unreachedPages(db, stored.id, crawl.id, unreached, 10), [], 'paged by page id');
       assert.equal(await claimRevisits(db, crawl.id), stored.id);
       assert.equal(await claimRevisits(db, crawl.id), undefined, 'claimed once');
       assert.equal(await settleCrawl(db, crawl.id), 'finished');
+    });
+
+    test("revisits are admitted whatever the crawl's budgets, and use none of them", async () => {
+      const stored = await insertSite(db, parseSiteConfig({ name: 'budgeted', seeds: ['http://127.0.0.1:3/'], allowPrivateAddresses: true }));
+      const crawl = await insertCrawl(db, stored.id);
+      await db.query("UPDATE crawls SET state = 'running' WHERE id = $1", [crawl.id]);
+      const entry = (path: string, revisit = false) => ({
+        url: `http://127.0.0.1:3/${path}`,
+        host: '127.0.0.1:3',
+        kind: 'page' as const,
+        depth: 1,
+        pattern: '/:slug',
+        revisit,
+      });
+      const limits = { maxPages: 2, maxPerPattern: 2, maxSitemaps: 10 };
+      assert.equal((await admitUrls(db, crawl.id, stored.id, [entry('a'), entry('b')], limits)).admitted, 2, 'the budgets are full');
+      assert.deepEqual(await admitUrls(db, crawl.id, stored.id, [entry('r1', true), entry('r2', true), entry('r3', true)], limits), {
+        admitted: 3,
+        overBudget: [],
+      });
+      assert.equal((await findCrawl(db, crawl.id))?.counts.revisited, 3);
+      // One more page and one more of the pattern: room for one link, whatever the three revisits.
+      const wider = { maxPages: 3, maxPerPattern: 3, maxSitemaps: 10 };
+      const more = await admitUrls(db, crawl.id, stored.id, [entry('c'), entry('d')], wider);
+      assert.deepEqual([more.admitted, more.overBudget.map(({ reason, urls }) => [reason, urls])], [1, [['max-pages', 1]]]);
     });
 
     test('site names are unique and deleting a site removes its pages', async () => {

@@ -72,7 +72,7 @@ export function beyondMaxDepth(found: Found): Found {
 }
 
 /**
- * Admits what was found to a crawl's frontier (`admitUrls`, within its budgets) and adds to the
+ * Admits what was found to a crawl's frontier (`admitUrls`, within its budgets, revisits aside) and adds to the
  * crawl's log, counted by reason, the URLs the site's rules refused, those beyond its `maxDepth`
  * that the crawl does not have already, and those a budget left out: why a page was not crawled,
  * without a row per URL.
@@ -96,8 +96,8 @@ export async function admitFound(db: Queryable, crawlId: number, site: Site, fou
  * What every crawl starts from, the first of a site or a recrawl: the seeds, and, when the site
  * asks for sitemaps, each seed origin's `/sitemap.xml` (the ones robots.txt names join when it is
  * read). Everything else is found from them under the site's current settings; the pages the site
- * already has are revisited as links reach them, and the others once nothing else is left
- * (`revisitEntries`).
+ * already has are revisited as links reach them, and all the others once nothing else is left
+ * (`revisitEntries`), outside `maxPages`.
  */
 export function startingEntries(config: SiteConfig, trackingParams: readonly string[]): FrontierEntry[] {
   const entries: FrontierEntry[] = [];
@@ -112,10 +112,12 @@ export function startingEntries(config: SiteConfig, trackingParams: readonly str
 }
 
 /**
- * The site's pages that no link of a crawl reached (stored URLs, already normalised), revisited at
- * its end so that changed, moved and removed pages are noticed even when nothing links to them any
- * more. They are not reached from the seeds, so their links are not followed (`revisit`): they sit
- * at the site's `maxDepth`, where a canonical URL they name would join.
+ * The site's pages in its index that no link of a crawl reached (stored URLs, already normalised),
+ * every one revisited at its end so that changed, moved and removed pages are noticed even when
+ * nothing links to them any more, whatever budget the links used up: revisits count against none
+ * (`admitUrls`). They are not reached from the seeds, so their links are not followed (`revisit`):
+ * they sit at the site's `maxDepth`, where a canonical URL they name would join (within `maxPages`,
+ * as a redirect's target does: both are new URLs).
  */
 export function revisitEntries(config: SiteConfig, urls: readonly string[]): FrontierEntry[] {
   return urls.map((url) => frontierEntry(url, config.maxDepth, 'page', true));

@@ -22,7 +22,7 @@ import {
   settleCrawl,
   startQueuedCrawl,
   unextractedPages,
-  unreachedPageUrls,
+  unreachedPages,
 } from '@winnow/storage';
 import { Redis } from 'ioredis';
 import { admitFound, revisitEntries, startingEntries } from './admission.js';
@@ -45,6 +45,8 @@ const SITE_CACHE_MS = 5000;
 /** Completed URLs are written together: at most this many, at most this long after the first. */
 const COMPLETION_BATCH = 64;
 const COMPLETION_FLUSH_MS = 25;
+/** A crawl's revisits are read and admitted this many pages at a time. */
+const REVISIT_BATCH = 1000;
 /** URLs (and refusals) remembered per crawl as offered, so that links already in the frontier cost no round trip; past this, the database alone decides. */
 const ADMITTED_MEMORY = 500_000;
 
@@ -271,9 +273,12 @@ export class Crawler implements Service {
   }
 
   /**
-   * Once nothing else of a running crawl is queued or in flight, admits the pages its site has that
-   * no link of it reached (revisited, their links not followed), once per crawl, whichever crawler
-   * process comes first; the crawl cannot end before (`settleCrawl`).
+   * Once nothing else of a running crawl is queued or in flight, admits every page its site has in
+   * its index that no link of it reached (revisited, their links not followed), whatever the crawl's
+   * `maxPages` (revisits count against no budget: `admitUrls`), once per crawl, whichever crawler
+   * process comes first; the crawl cannot end before (`settleCrawl`). They are read and admitted
+   * `REVISIT_BATCH` at a time, in the claiming transaction, so a large site's are never all in
+   * memory at once.
    */
   async #admitRevisits(crawlId: number): Promise<void> {
     const { db } = this.#rt;
@@ -281,8 +286,13 @@ export class Crawler implements Service {
       const siteId = await claimRevisits(tx, crawlId);
       const site = siteId === undefined ? undefined : await findSiteById(tx, siteId);
       if (!site) return;
-      const unreached = await unreachedPageUrls(tx, site.id, crawlId, site.config.maxPages);
-      await admitFound(tx, crawlId, site, { entries: revisitEntries(site.config, unreached), refused: [] });
+      for (let afterId = 0; ; ) {
+        const unreached = await unreachedPages(tx, site.id, crawlId, afterId, REVISIT_BATCH);
+        const urls = unreached.map((page) => page.url);
+        await admitFound(tx, crawlId, site, { entries: revisitEntries(site.config, urls), refused: [] });
+        if (unreached.length < REVISIT_BATCH) return;
+        afterId = (unreached.at(-1) as { id: number }).id;
+      }
     });
   }
 

@@ -116,10 +116,58 @@ describe('a recrawl follows links under the current settings', () => {
     assert.deepEqual(await storedPaths('capped', site.origin), [...PATHS].sort());
     assert.deepEqual((await crawlLog(rt, 'capped')).notAdmitted, [], 'nothing is over maxPages any more');
 
-    // maxPages counts per crawl: a third crawl under a small budget again admits that many, all unchanged.
+    // maxPages counts per crawl: a third crawl under a small budget again admits that many through
+    // links, all unchanged, then revisits the 17 stored pages it left out, outside that budget.
     await updateSite(rt, 'capped', { maxPages: 5 });
     const third = await crawl('capped');
-    assert.deepEqual({ stored: third.counts.stored, unchanged: third.counts.unchanged }, { stored: 0, unchanged: 5 });
+    assert.deepEqual(
+      { stored: third.counts.stored, unchanged: third.counts.unchanged, revisited: third.counts.revisited },
+      { stored: 0, unchanged: 22, revisited: 17 },
+    );
+    assert.deepEqual(
+      (await crawlLog(rt, 'capped')).notAdmitted.map((entry) => [entry.reason, entry.urls]),
+      [['max-pages', 17]],
+      'the links over maxPages are counted as before: the revisits did not use the budget',
+    );
+  });
+
+  test('links fill maxPages with other pages: every stored page they no longer reach is revisited all the same, and a removed one found gone', async () => {
+    const site = await newSite();
+    const articles = (from: number) => Array.from({ length: 4 }, (_, i) => `/articles/${from + i}.html`);
+    // The home page and articles 1-4 fill maxPages 5 (article 4's link to 5 is over it).
+    site.pages.set('/', page('Home', articles(1)));
+    await addSite(rt, { name: 'full', seeds: [`${site.origin}/`], maxPages: 5, allowPrivateAddresses: true, templateEveryMs: 0 });
+    const first = await crawl('full');
+    assert.deepEqual({ stored: first.counts.stored, revisited: first.counts.revisited }, { stored: 5, revisited: 0 });
+
+    // The home page now links to articles 11-14 instead, which fill maxPages again; article 1 is removed.
+    site.pages.set('/', page('Home', articles(11)));
+    site.pages.set('/articles/1.html', 404);
+    const requestsBefore = site.requests.length;
+    const second = await crawl('full');
+    const asked = site.requests.slice(requestsBefore);
+    for (const path of articles(1)) assert.ok(asked.includes(path), `${path}, stored and no longer linked, was revisited`);
+    assert.deepEqual(
+      { stored: second.counts.stored, unchanged: second.counts.unchanged, gone: second.counts.gone, revisited: second.counts.revisited },
+      { stored: 5, unchanged: 3, gone: 1, revisited: 4 },
+    );
+    assert.ok(!asked.includes('/articles/15.html'), 'maxPages still bounds the pages links lead to');
+    assert.deepEqual(
+      (await crawlLog(rt, 'full')).notAdmitted.map((entry) => [entry.reason, entry.urls]),
+      [['max-pages', 1]],
+    );
+    assert.equal((await findPageByUrl(rt.db, (await findSite(rt.db, 'full'))?.id ?? 0, `${site.origin}/articles/1.html`))?.contentHash, null);
+    const gone = (await crawlLog(rt, 'full', { crawl: second.id, outcomes: ['gone'] })).entries;
+    assert.deepEqual(
+      gone.map((entry) => [entry.url.slice(site.origin.length), entry.revisit]),
+      [['/articles/1.html', true]],
+      'the crawl log tells the revisit apart',
+    );
+    assert.deepEqual(await storedPaths('full', site.origin), ['/', ...articles(1).slice(1), ...articles(11)].sort());
+
+    // A page out of the index is no longer revisited: only links bring it back.
+    const third = await crawl('full');
+    assert.deepEqual({ gone: third.counts.gone, revisited: third.counts.revisited }, { gone: 0, revisited: 3 });
   });
 
   test('wider globs: the recrawl follows the links of an unchanged page that the old globs refused', async () => {

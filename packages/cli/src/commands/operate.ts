@@ -241,7 +241,7 @@ export function formatCrawlLog(log: CrawlLogPage): string {
   const first = (log.page - 1) * log.size + 1;
   const lines = log.entries.map(
     (entry) =>
-      `crawl ${entry.crawlId}\t${entry.outcome}\t${entry.kind === 'sitemap' ? '(sitemap) ' : ''}${entry.url}\t${entry.reason ?? OUTCOME_REASON[entry.outcome] ?? ''}\n`,
+      `crawl ${entry.crawlId}\t${entry.outcome}\t${entry.kind === 'sitemap' ? '(sitemap) ' : entry.revisit ? '(revisit) ' : ''}${entry.url}\t${entry.reason ?? OUTCOME_REASON[entry.outcome] ?? ''}\n`,
   );
   const shown = log.entries.length ? `${first}-${first + log.entries.length - 1}` : 'none';
   const more = first + log.entries.length - 1 < log.total ? `; next: --page ${log.page + 1}` : '';
@@ -402,14 +402,16 @@ export async function searchCommand(query: string, flags: { site?: string; page?
 
 /**
  * A crawl's counts as every status line says them: each outcome by its name in `counts` (the
- * JSON's and the API's, and the crawl log's), then what is still open or was cancelled.
+ * JSON's and the API's, and the crawl log's), then what is still open or was cancelled, then how
+ * many of those URLs were revisits (pages no link reached, counted under their outcomes too).
  */
 export function formatCrawlCounts(counts: CrawlCounts): string {
   const parts = CRAWL_OUTCOMES.map((outcome) => `${counts[outcome]} ${outcome}`);
   if (counts.cancelled > 0) parts.push(`${counts.cancelled} cancelled`);
   if (counts.queued > 0) parts.push(`${counts.queued} queued`);
   if (counts.inFlight > 0) parts.push(`${counts.inFlight} in flight`);
-  return parts.join(', ');
+  const revisited = counts.revisited > 0 ? ` (${counted(counts.revisited, 'revisit')} of stored pages no link reached)` : '';
+  return parts.join(', ') + revisited;
 }
 
 /**
