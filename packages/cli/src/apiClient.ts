@@ -1,6 +1,6 @@
 import type { ApiToken, TokenScope } from '@winnow/config';
-import type { CrawlLogPage, CrawlLogParams, PipelineStatus, SearchParams, search, TemplateJob } from '@winnow/runtime';
-import type { Crawl, HealthRecord, Site, TemplateSummary } from '@winnow/storage';
+import type { CrawlLogPage, CrawlLogParams, PipelineStatus, SearchParams, search, SitePages, SitePagesParams, TemplateJob } from '@winnow/runtime';
+import type { Crawl, HealthRecord, PageExtraction, Site, TemplateSummary } from '@winnow/storage';
 
 /** What a search returns, in-process or through the API. */
 export type SearchResult = Awaited<ReturnType<typeof search>>;
@@ -87,6 +87,24 @@ export class ApiClient {
     const log = await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/crawl/log?${query}`);
     this.field(log, 'entries');
     return log as CrawlLogPage;
+  }
+
+  /** `GET /sites/:name/pages`: the site's pages with their extraction, filtered and paged. */
+  async sitePages(name: string, params: SitePagesParams): Promise<SitePages> {
+    const query = new URLSearchParams();
+    for (const key of ['readAlone', 'empty', 'warnings', 'pageType', 'page', 'size'] as const) {
+      if (params[key] !== undefined) query.set(key, String(params[key]));
+    }
+    const pages = await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/pages?${query}`);
+    this.field(pages, 'entries');
+    return pages as SitePages;
+  }
+
+  /** `GET /pages?url=`: one page's extraction in full. */
+  async page(url: string, site?: string): Promise<PageExtraction> {
+    const query = new URLSearchParams({ url });
+    if (site !== undefined) query.set('site', site);
+    return this.field<PageExtraction>(await this.request('operate', 'GET', `pages?${query}`), 'page');
   }
 
   /** Queues a template preparation; returns its job's id. */

@@ -6,10 +6,14 @@ import {
   EmbeddedDatabaseBusyError,
   listSites,
   openCrawl,
+  pageExtraction,
   pipelineStatus,
   removeSite,
   requestTemplates,
   search,
+  sitePages,
+  type SitePages,
+  type SitePagesParams,
   siteTemplates,
   templateHealthHistory,
   templateJob,
@@ -21,7 +25,7 @@ import {
   type SearchParams,
   type TemplateJob,
 } from '@winnow/runtime';
-import type { Crawl, HealthRecord, Site, TemplateSummary } from '@winnow/storage';
+import type { Crawl, HealthRecord, PageExtraction, Site, TemplateSummary } from '@winnow/storage';
 import { ApiClient, type SearchResult } from './apiClient.js';
 import { closeAll, commandEnv, followPipeline, startWorkers, withRuntime } from './pipeline.js';
 import { followProgress } from './progress.js';
@@ -49,6 +53,10 @@ export interface Operator {
   /** Stops the site's queued or running crawl; undefined when it had none. */
   stopCrawl(name: string): Promise<Crawl | undefined>;
   crawlLog(name: string, params: CrawlLogParams): Promise<CrawlLogPage>;
+  /** The site's pages with their extraction (`sitePages`). */
+  sitePages(name: string, params: SitePagesParams): Promise<SitePages>;
+  /** One page's extraction in full (`pageExtraction`); `site` when two sites crawled the URL. */
+  page(url: string, site?: string): Promise<PageExtraction>;
   /** Queues an analyst's template preparation; returns the job's id. */
   requestTemplates(name: string): Promise<string>;
   templateJob(name: string, id: string): Promise<TemplateJob>;
@@ -72,6 +80,8 @@ export function localOperator(rt: Runtime): Operator {
     unfinishedCrawl: async (name) => (rt.privateRedis ? openCrawl(rt, name) : undefined),
     stopCrawl: (name) => stopCrawl(rt, name),
     crawlLog: (name, params) => crawlLog(rt, name, params),
+    sitePages: (name, params) => sitePages(rt, name, params),
+    page: (url, site) => pageExtraction(rt, { url, site }),
     requestTemplates: async (name) => (await requestTemplates(rt, name)).job,
     templateJob: (name, id) => templateJob(rt, name, id),
     listTemplates: (site) => siteTemplates(rt, site),
@@ -104,6 +114,8 @@ export function remoteOperator(client: ApiClient): Operator {
     unfinishedCrawl: async () => undefined,
     stopCrawl: (name) => client.stopCrawl(name),
     crawlLog: (name, params) => client.crawlLog(name, params),
+    sitePages: (name, params) => client.sitePages(name, params),
+    page: (url, site) => client.page(url, site),
     requestTemplates: (name) => client.requestTemplates(name),
     templateJob: (name, id) => client.templateJob(name, id),
     listTemplates: (site) => client.listTemplates(site),

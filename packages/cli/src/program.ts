@@ -109,6 +109,28 @@ export function buildProgram(): Command {
       ),
     );
 
+  const pages = () => import('./commands/pages.js');
+  program
+    .command('pages')
+    .description("a site's extracted pages: template version, method, words, read alone by the self-check or not, warnings")
+    .argument('<site>')
+    .option('--read-alone', "only pages the pipeline's self-check read alone (it did not trust the template's reading)")
+    .option('--empty', 'only pages extracted with no words')
+    .option('--warnings', 'only pages whose extraction has warnings')
+    .option('--page-type <type>', 'only pages read by a template of this page type (as `templates list` names it)')
+    .option('--page <n>', 'page of the listing, from 1', positiveInteger)
+    .option('--size <n>', 'pages per page (at most 100; default 50)', positiveInteger)
+    .option('--json', 'print JSON')
+    .action(lazy(pages, (module) => module.sitePagesCommand));
+  program
+    .command('page')
+    .description("one page's extraction in full: template, method, words, read alone or not, every warning, and its main text")
+    .argument('<url>', 'the URL as the crawl stored it (as `winnow pages` lists it)')
+    .option('--site <name>', 'the site whose page it is (needed only when two sites crawled the URL)')
+    .option('--text', 'print the whole main text (else its first lines)')
+    .option('--json', 'print JSON')
+    .action(lazy(pages, (module) => module.pageCommand));
+
   const templates = program
     .command('templates')
     .description("a site's templates: where each page type keeps its main text (the method is WINNOW_TEMPLATE_METHOD's)");

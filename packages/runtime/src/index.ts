@@ -33,6 +33,7 @@ export {
   type SiteStatus,
   type TemplateJob,
 } from './operations.js';
+export { PAGES_PAGE_SIZE, PageNotFoundError, type PageParams, pageExtraction, type SitePages, type SitePagesParams, sitePages } from './pages.js';
 export { keepPageFailure, runStandalone, type Service, serve } from './service.js';
 export { isUnavailable, whileUnavailable } from './retry.js';
 export { CpuPool } from './cpu/pool.js';

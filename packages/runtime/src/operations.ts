@@ -61,7 +61,7 @@ function siteName(name: unknown): string {
 }
 
 /** A name for a message: JSON-quoted (control characters escaped) and cut to 100 characters. */
-function quoted(name: unknown): string {
+export function quoted(name: unknown): string {
   const text = String(name);
   return JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
 }
@@ -312,7 +312,7 @@ export interface SearchParams {
 export const MAX_PAGE_SIZE = 100;
 
 /** A listing's page (from 1) and page size (1 to `MAX_PAGE_SIZE`), checked once for every listing. */
-function paging(params: { page?: number; size?: number }, defaultSize: number): { page: number; size: number } {
+export function paging(params: { page?: number | undefined; size?: number | undefined }, defaultSize: number): { page: number; size: number } {
   const page = params.page ?? 1;
   const size = params.size ?? defaultSize;
   if (!Number.isInteger(page) || page < 1) throw new InvalidRequestError('page must be a positive integer');

@@ -246,3 +246,164 @@ export async function indexablePages(db: Queryable, pageIds: readonly number[]):
     extractedAt: row.extracted_at,
   }));
 }
+
+/**
+ * What a listing of a site's extractions keeps: each filter given keeps the pages for which it
+ * holds (`true`) or does not (`false`); one left undefined keeps every page. Filters combine.
+ */
+export interface PageExtractionFilters {
+  /** The pipeline's self-check read the page alone (it did not trust the template's reading). */
+  readAlone?: boolean | undefined;
+  /** The main text has no words. */
+  empty?: boolean | undefined;
+  /** The extraction recorded at least one warning. */
+  warnings?: boolean | undefined;
+  /** Read by a template of this page type (the template's cluster, as `templates list` names it). */
+  pageType?: string | undefined;
+}
+
+/** One page of a site's listing of extractions: what an analyst checks at a glance. */
+export interface PageExtractionSummary {
+  url: string;
+  /** The page type of the template that read the page; null when no template did (`reader` while its type had none). */
+  pageType: string | null;
+  templateVersion: number | null;
+  method: string;
+  wordCount: number;
+  readAlone: boolean;
+  warningCount: number;
+  firstWarning: string | null;
+  /** The URL of the page of the site whose document stands for this one; null when it is indexed under its own. */
+  duplicateOf: string | null;
+  extractedAt: Date;
+}
+
+/** One page's extraction in full. */
+export interface PageExtraction extends Omit<PageExtractionSummary, 'warningCount' | 'firstWarning'> {
+  site: string;
+  title: string | null;
+  warnings: string[];
+  mainText: string;
+}
+
+/**
+ * The extraction a page is listed with: of its current body (an extraction of an older body is
+ * being replaced; `status` counts the same pages as extracted), with the template that read it (SQL
+ * over `p` pages, `e` extractions and `t` templates).
+ */
+const CURRENT_EXTRACTION = 'JOIN extractions e ON e.page_id = p.id AND e.content_hash = p.content_hash LEFT JOIN templates t ON t.id = e.template_id';
+
+/**
+ * A site's pages with the extraction of their current body, in the order of their URLs,
+ * narrowed by `filters`, with how many match in all (for paging).
+ */
+export async function listPageExtractions(
+  db: Queryable,
+  siteId: number,
+  query: PageExtractionFilters & { offset: number; limit: number },
+): Promise<{ total: number; entries: PageExtractionSummary[] }> {
+  const where = `p.site_id = $1 AND ($2::boolean IS NULL OR e.read_alone = $2) AND ($3::boolean IS NULL OR (e.word_count = 0) = $3)
+     AND ($4::boolean IS NULL OR (jsonb_array_length(e.warnings) > 0) = $4) AND ($5::text IS NULL OR t.cluster = $5)`;
+  const params = [siteId, query.readAlone ?? null, query.empty ?? null, query.warnings ?? null, query.pageType ?? null];
+  const [counted] = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM pages p ${CURRENT_EXTRACTION} WHERE ${where}`, params);
+  const rows = await db.query<{
+    url: string;
+    page_type: string | null;
+    template_version: number | null;
+    method: string;
+    word_count: number;
+    read_alone: boolean;
+    warning_count: number;
+    first_warning: string | null;
+    duplicate_of: string | null;
+    extracted_at: Date;
+  }>(
+    `SELECT p.url, t.cluster AS page_type, e.template_version, e.method, e.word_count, e.read_alone,
+            jsonb_array_length(e.warnings) AS warning_count, e.warnings->>0 AS first_warning, p.duplicate_of, e.extracted_at
+       FROM pages p ${CURRENT_EXTRACTION}
+      WHERE ${where}
+      ORDER BY p.url LIMIT $6 OFFSET $7`,
+    [...params, query.limit, query.offset],
+  );
+  return {
+    total: counted?.total ?? 0,
+    entries: rows.map((row) => ({
+      url: row.url,
+      pageType: row.page_type,
+      templateVersion: row.template_version,
+      method: row.method,
+      wordCount: row.word_count,
+      readAlone: row.read_alone,
+      warningCount: row.warning_count,
+      firstWarning: row.first_warning,
+      duplicateOf: row.duplicate_of,
+      extractedAt: row.extracted_at,
+    })),
+  };
+}
+
+/** A page found by its URL, with its extraction when its current body has one (`PageExtraction`), else why it has none. */
+export interface PageByUrl {
+  site: string;
+  url: string;
+  /** Why the page has no stored body (`HTTP 404`, `not HTML: …`, a removal's reason); null when it has one. */
+  fetchError: string | null;
+  stored: boolean;
+  extraction: PageExtraction | null;
+}
+
+/**
+ * The pages of the given sites (every site when `siteName` is null) at any of `urls` (spellings of
+ * one URL), by site name: two sites that crawl the same URL have a page each. Found through each
+ * site's (site, url) index, never by reading every page.
+ */
+export async function findPagesByUrl(db: Queryable, urls: readonly string[], siteName: string | null): Promise<PageByUrl[]> {
+  const rows = await db.query<{
+    site: string;
+    url: string;
+    fetch_error: string | null;
+    stored: boolean;
+    extracted: boolean;
+    page_type: string | null;
+    template_version: number | null;
+    method: string | null;
+    word_count: number | null;
+    read_alone: boolean | null;
+    warnings: string[] | null;
+    title: string | null;
+    main_text: string | null;
+    duplicate_of: string | null;
+    extracted_at: Date | null;
+  }>(
+    `SELECT s.name AS site, p.url, p.fetch_error, p.content_hash IS NOT NULL AS stored, e.page_id IS NOT NULL AS extracted,
+            t.cluster AS page_type, e.template_version, e.method, e.word_count, e.read_alone, e.warnings, e.title, e.main_text,
+            p.duplicate_of, e.extracted_at
+       FROM sites s JOIN pages p ON p.site_id = s.id AND p.url = ANY($1::text[])
+       LEFT JOIN extractions e ON e.page_id = p.id AND e.content_hash = p.content_hash LEFT JOIN templates t ON t.id = e.template_id
+      WHERE $2::text IS NULL OR s.name = $2
+      ORDER BY s.name, p.url`,
+    [urls, siteName],
+  );
+  return rows.map((row) => ({
+    site: row.site,
+    url: row.url,
+    fetchError: row.fetch_error,
+    stored: row.stored,
+    extraction: row.extracted
+      ? {
+          site: row.site,
+          url: row.url,
+          pageType: row.page_type,
+          templateVersion: row.template_version,
+          method: row.method ?? '',
+          wordCount: row.word_count ?? 0,
+          readAlone: row.read_alone ?? false,
+          warnings: row.warnings ?? [],
+          title: row.title,
+          mainText: row.main_text ?? '',
+          duplicateOf: row.duplicate_of,
+          extractedAt: row.extracted_at ?? new Date(0),
+        }
+      : null,
+  }));
+}

@@ -56,6 +56,10 @@ export interface SiteCounts {
   /** Pages filed under another page of the site (the same body, or the canonical URL they name): not indexed under their own URL. */
   duplicates: number;
   extracted: number;
+  /** Extracted pages the pipeline's self-check read alone (it did not trust the template's reading). */
+  readAlone: number;
+  /** Extracted pages whose main text has no words. */
+  empty: number;
   failedExtract: number;
   failedIndex: number;
   templateVersion: number;
@@ -70,6 +74,8 @@ export async function siteCounts(db: Queryable): Promise<SiteCounts[]> {
     gone: number;
     duplicates: number;
     extracted: number;
+    read_alone: number;
+    empty: number;
     failed_extract: number;
     failed_index: number;
     template_version: number;
@@ -80,6 +86,8 @@ export async function siteCounts(db: Queryable): Promise<SiteCounts[]> {
             count(p.gone_at)::int AS gone,
             count(p.duplicate_of)::int AS duplicates,
             count(e.page_id) FILTER (WHERE e.content_hash = p.content_hash)::int AS extracted,
+            count(e.page_id) FILTER (WHERE e.content_hash = p.content_hash AND e.read_alone)::int AS read_alone,
+            count(e.page_id) FILTER (WHERE e.content_hash = p.content_hash AND e.word_count = 0)::int AS empty,
             (SELECT count(*)::int FROM page_failures f JOIN pages q ON q.id = f.page_id WHERE q.site_id = s.id AND f.stage = 'extract') AS failed_extract,
             (SELECT count(*)::int FROM page_failures f JOIN pages q ON q.id = f.page_id WHERE q.site_id = s.id AND f.stage = 'index') AS failed_index
        FROM sites s LEFT JOIN pages p ON p.site_id = s.id LEFT JOIN extractions e ON e.page_id = p.id
@@ -92,6 +100,8 @@ export async function siteCounts(db: Queryable): Promise<SiteCounts[]> {
     gone: row.gone,
     duplicates: row.duplicates,
     extracted: row.extracted,
+    readAlone: row.read_alone,
+    empty: row.empty,
     failedExtract: row.failed_extract,
     failedIndex: row.failed_index,
     templateVersion: row.template_version,

@@ -90,6 +90,7 @@ export {
   templateHealth,
   type TemplateShape,
   type TemplateSummary,
+  sitePageTypes,
 } from './templates.js';
 export {
   type ExtractionInput,
@@ -103,6 +104,12 @@ export {
   type Extraction,
   type IndexablePage,
   unextractedPages,
+  findPagesByUrl,
+  listPageExtractions,
+  type PageByUrl,
+  type PageExtraction,
+  type PageExtractionFilters,
+  type PageExtractionSummary,
 } from './extractions.js';
 export {
   countNotAdmitted,

@@ -256,3 +256,9 @@ export async function findTemplate(db: Queryable, id: number): Promise<StoredTem
   const rows = await db.query<TemplateRow>(`SELECT ${COLUMNS} FROM templates WHERE id = $1`, [id]);
   return rows[0] && toTemplate(rows[0]);
 }
+
+/** The page types (clusters) any template version of the site was prepared for, in code-point order: what `--page-type` may name. */
+export async function sitePageTypes(db: Queryable, siteId: number): Promise<string[]> {
+  const rows = await db.query<{ cluster: string }>('SELECT DISTINCT cluster FROM templates WHERE site_id = $1 ORDER BY cluster', [siteId]);
+  return rows.map((row) => row.cluster);
+}

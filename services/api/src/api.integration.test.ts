@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { addSite, crawlStatus, openRuntime, type Runtime } from '@winnow/runtime';
 import { documentIdFor } from '@winnow/search';
-import { NOT_STORED_OUTCOMES, openDb, recordNotAdmitted } from '@winnow/storage';
+import { NOT_STORED_OUTCOMES, openDb, recordNotAdmitted, saveExtraction, storeRawPage } from '@winnow/storage';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from './index.js';
 
@@ -50,6 +50,7 @@ const OPERATOR_CALLS: readonly [string, string, unknown?][] = [
   ['POST', '/sites/doors/crawl'],
   ['GET', '/sites/doors/crawl'],
   ['GET', '/sites/doors/crawl/log'],
+  ['GET', '/sites/doors/pages'],
   ['POST', '/sites/doors/crawl/stop'],
   ['POST', '/sites/doors/templates'],
   ['GET', '/sites/doors/templates/health'],
@@ -189,6 +190,155 @@ describe('the HTTP API', () => {
       assert.equal(refused.status, status, path);
       assert.match(refused.body.error, message, path);
     }
+  });
+
+  test("a site's pages with their extractions, filtered and paged; one page's in full by its URL; bad filters 400, unknown sites and pages 404", async () => {
+    const origin = 'http://127.0.0.1:9';
+    const siteIds: Record<string, number> = {};
+    for (const name of ['extracted', 'twin']) {
+      const site = await addSite(rt, { name, seeds: [`${origin}/`], templateEveryMs: 0, allowPrivateAddresses: true });
+      siteIds[name] = site.id;
+    }
+    const [template] = await rt.db.query<{ id: number }>(
+      `INSERT INTO templates (site_id, version, cluster, url_patterns, signature, template, sample_size, page_count, method)
+       VALUES ($1, 1, '/:slug', '{/:slug}', '[]', '{}', 3, 3, 'pipeline') RETURNING id`,
+      [siteIds.extracted],
+    );
+    /** A stored page of a site, with an extraction of its current body (or of an older one), unless it has no body. */
+    const page = async (
+      site: string,
+      path: string,
+      extraction: { template: boolean; method: string; words: number; readAlone: boolean; warnings: string[]; stale?: boolean } | 'refused',
+    ) => {
+      const hash = extraction === 'refused' ? null : await storeRawPage(rt.db, Buffer.from(`<p>${site}${path}</p>`));
+      // Ids of their own: the suite's pages were given theirs, which the sequence does not know.
+      const [row] = await rt.db.query<{ id: number }>(
+        `INSERT INTO pages (id, site_id, url, content_hash, fetch_error, status) VALUES ((SELECT max(id) + 1 FROM pages), $1, $2, $3, $4, $5) RETURNING id`,
+        [siteIds[site], `${origin}${path}`, hash, hash ? null : 'HTTP 404', hash ? 200 : 404],
+      );
+      if (extraction === 'refused' || !hash || !row) return;
+      const text = Array.from({ length: extraction.words }, (_, i) => `word${i}`).join(' ');
+      await saveExtraction(rt.db, {
+        pageId: row.id,
+        contentHash: extraction.stale ? await storeRawPage(rt.db, Buffer.from(`<p>older ${path}</p>`)) : hash,
+        method: extraction.method,
+        templateId: extraction.template ? (template?.id ?? null) : null,
+        templateVersion: extraction.template ? 1 : null,
+        title: `Title of ${path}`,
+        blocks: [],
+        mainText: text,
+        warnings: extraction.warnings,
+        needsReextract: false,
+        readAlone: extraction.readAlone,
+        wordCount: extraction.words,
+      });
+    };
+    await page('extracted', '/a', { template: true, method: 'pipeline', words: 120, readAlone: false, warnings: [] });
+    await page('extracted', '/b', { template: true, method: 'pipeline', words: 40, readAlone: true, warnings: ['first of two', 'second of two'] });
+    await page('extracted', '/c', { template: false, method: 'reader', words: 0, readAlone: false, warnings: ['no main text'] });
+    await page('extracted', '/d', { template: false, method: 'reader', words: 5, readAlone: false, warnings: [], stale: true });
+    await page('extracted', '/e', 'refused');
+    await page('twin', '/a', { template: false, method: 'reader', words: 7, readAlone: false, warnings: [] });
+
+    const all = await call('GET', '/sites/extracted/pages');
+    assert.equal(all.status, 200);
+    assert.deepEqual(
+      { ...all.body, entries: all.body.entries.map(({ extractedAt, ...entry }: { extractedAt: string }) => ({ ...entry, extractedAt: typeof extractedAt })) },
+      {
+        site: 'extracted',
+        filters: { readAlone: null, empty: null, warnings: null, pageType: null },
+        page: 1,
+        size: 50,
+        total: 3,
+        entries: [
+          ['/a', '/:slug', 1, 'pipeline', 120, false, 0, null],
+          ['/b', '/:slug', 1, 'pipeline', 40, true, 2, 'first of two'],
+          ['/c', null, null, 'reader', 0, false, 1, 'no main text'],
+        ].map(([path, pageType, templateVersion, method, wordCount, readAlone, warningCount, firstWarning]) => ({
+          url: `${origin}${path}`,
+          pageType,
+          templateVersion,
+          method,
+          wordCount,
+          readAlone,
+          warningCount,
+          firstWarning,
+          duplicateOf: null,
+          extractedAt: 'string',
+        })),
+      },
+      'the pages whose current body is extracted: not one extracted from an older body, nor one without a body',
+    );
+    const urls = async (query: string) => {
+      const listed = await call('GET', `/sites/extracted/pages?${query}`);
+      assert.equal(listed.status, 200, query);
+      return [listed.body.total, listed.body.entries.map((entry: { url: string }) => entry.url.slice(origin.length))];
+    };
+    assert.deepEqual(await urls('readAlone=true'), [1, ['/b']]);
+    assert.deepEqual(await urls('empty=true'), [1, ['/c']]);
+    assert.deepEqual(await urls('warnings=true'), [2, ['/b', '/c']]);
+    assert.deepEqual(await urls('warnings=false'), [1, ['/a']]);
+    assert.deepEqual(await urls('readAlone=false&empty=false'), [1, ['/a']]);
+    assert.deepEqual(await urls('readAlone=true&empty=true'), [0, []]);
+    assert.deepEqual(await urls(`pageType=${encodeURIComponent('/:slug')}`), [2, ['/a', '/b']]);
+    assert.deepEqual(await urls('size=1&page=2'), [3, ['/b']]);
+    assert.deepEqual(await urls('size=2&page=3'), [3, []]);
+
+    const one = await call('GET', `/pages?url=${encodeURIComponent(`${origin}/b`)}`);
+    assert.equal(one.status, 200);
+    assert.deepEqual(
+      { ...one.body.page, extractedAt: typeof one.body.page.extractedAt },
+      {
+        site: 'extracted',
+        url: `${origin}/b`,
+        pageType: '/:slug',
+        templateVersion: 1,
+        method: 'pipeline',
+        wordCount: 40,
+        readAlone: true,
+        warnings: ['first of two', 'second of two'],
+        title: 'Title of /b',
+        mainText: Array.from({ length: 40 }, (_, i) => `word${i}`).join(' '),
+        duplicateOf: null,
+        extractedAt: 'string',
+      },
+    );
+    assert.equal((await call('GET', `/pages?url=${encodeURIComponent('HTTP://127.0.0.1:9/c')}`)).body.page.url, `${origin}/c`, 'a scheme in capitals');
+    const ofTwin = await call('GET', `/pages?url=${encodeURIComponent(`${origin}/a`)}&site=twin`);
+    assert.deepEqual([ofTwin.body.page.site, ofTwin.body.page.method], ['twin', 'reader']);
+
+    const refusals: [string, number, RegExp][] = [
+      ['/sites/extracted/pages?readAlone=yes', 400, /^readAlone must be true or false$/],
+      ['/sites/extracted/pages?empty=1', 400, /^empty must be true or false$/],
+      ['/sites/extracted/pages?warnings=true&warnings=false', 400, /^warnings must be given once$/],
+      ['/sites/extracted/pages?pageType=%2Fnope', 400, /^extracted has no page type "\/nope"; its templates' page types: \/:slug$/],
+      ['/sites/twin/pages?pageType=%2F:slug', 400, /^twin has no page type "\/:slug"; it has no templates yet$/],
+      ['/sites/extracted/pages?size=101', 400, /^size must be an integer from 1 to 100$/],
+      ['/sites/extracted/pages?size=x', 400, /^size must be an integer from 1 to 100$/],
+      ['/sites/extracted/pages?page=0', 400, /^page must be a positive integer$/],
+      ['/sites/extracted/pages?readalone=true', 400, /^unknown query parameter "readalone": it takes readAlone, empty, warnings, pageType, page, size$/],
+      ['/sites/nosuch/pages', 404, /^no site named "nosuch"$/],
+      ['/pages', 400, /^url is required/],
+      ['/pages?url=a&url=b', 400, /^url must be given once$/],
+      ['/pages?url=not-a-url', 400, /^url "not-a-url" is not an absolute URL/],
+      [`/pages?url=${encodeURIComponent(`${origin}/a`)}`, 400, /^"http:\/\/127\.0\.0\.1:9\/a" is a page of 2 sites \(extracted, twin\): name the site$/],
+      [`/pages?url=${encodeURIComponent(`${origin}/a`)}&site=`, 400, /^site must not be empty/],
+      [`/pages?url=${encodeURIComponent(`${origin}/a`)}&site=nosuch`, 404, /^no site named "nosuch"$/],
+      [`/pages?url=${encodeURIComponent(`${origin}/zzz`)}`, 404, /^no site has a page "http:\/\/127\.0\.0\.1:9\/zzz": no crawl reached that URL/],
+      [`/pages?url=${encodeURIComponent(`${origin}/b`)}&site=twin`, 404, /^twin has no page "http:\/\/127\.0\.0\.1:9\/b"/],
+      [`/pages?url=${encodeURIComponent(`${origin}/e`)}`, 404, /^http:\/\/127\.0\.0\.1:9\/e \(extracted\) has no stored body: HTTP 404$/],
+      [`/pages?url=${encodeURIComponent(`${origin}/d`)}`, 404, /^http:\/\/127\.0\.0\.1:9\/d \(extracted\) is stored but not extracted yet$/],
+      [`/pages?url=${encodeURIComponent(`${origin}/b`)}&sit=extracted`, 400, /^unknown query parameter "sit": it takes url, site$/],
+    ];
+    for (const [path, status, message] of refusals) {
+      const refused = await call('GET', path);
+      assert.equal(refused.status, status, path);
+      assert.match(refused.body.error, message, path);
+    }
+    const path = `/pages?url=${encodeURIComponent(`${origin}/b`)}`;
+    assert.equal((await call('GET', path, { token: null })).status, 401);
+    assert.equal((await call('GET', path, { token: SEARCH })).status, 403, 'an operator endpoint: the text of every page, not only the indexed ones');
+    await call('DELETE', '/sites/twin');
   });
 
   test("a template preparation answers with its job, which can be followed; another site's job or an unknown one is a 404", async () => {

@@ -6,12 +6,14 @@ import {
   InvalidRequestError,
   isIdle,
   listSites,
+  pageExtraction,
   pipelineStatus,
   removeSite,
   replaceSite,
   requestTemplates,
   requireSite,
   search,
+  sitePages,
   siteTemplates,
   templateHealthHistory,
   templateJob,
@@ -50,6 +52,13 @@ function integerParam(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw new InvalidRequestError(`${name} must be given once`);
   return /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
+}
+
+/** A filter given in the query: `true` or `false`, once; absent stays undefined. */
+function booleanParam(value: unknown, name: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new InvalidRequestError(typeof value === 'string' ? `${name} must be true or false` : `${name} must be given once`);
 }
 
 function stringParam(value: unknown, name: string): string | undefined {
@@ -113,7 +122,9 @@ function clientError(error: NodeJS.ErrnoException, socket: Duplex): void {
  * The HTTP API (Fastify), built without listening. Operators (an `operate` token): `/sites` CRUD
  * (`PUT` replaces a site's configuration, `PATCH` changes some of its settings),
  * `/sites/:name/crawl` start, stop and status, `/sites/:name/crawl/log` the URLs not stored and
- * why (`outcome=refused,failed`, `crawl`, `page`, `size`), `/sites/:name/templates` prepare (a
+ * why (`outcome=refused,failed`, `crawl`, `page`, `size`), `/sites/:name/pages` its pages'
+ * extractions (`readAlone`, `empty`, `warnings`: `true` or `false`; `pageType`, `page`, `size`) and
+ * `/pages?url=` one page's in full (`site` when two sites crawled the URL), `/sites/:name/templates` prepare (a
  * job id) and `/sites/:name/templates/jobs/:id` that job's state and outcome,
  * `/sites/:name/templates/health` its page types' health over time, `/templates` list,
  * `/status`. The search engine (any token, or none while none is configured): `/search?q=` (a
@@ -241,6 +252,24 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
     });
   });
   app.get<{ Params: { name: string } }>('/sites/:name/crawl', async (request) => ({ crawl: (await crawlStatus(rt, request.params.name)) ?? null }));
+
+  app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/pages', async (request) => {
+    knownParams(request.query, ['readAlone', 'empty', 'warnings', 'pageType', 'page', 'size']);
+    const { readAlone, empty, warnings, pageType, page, size } = request.query;
+    return sitePages(rt, request.params.name, {
+      readAlone: booleanParam(readAlone, 'readAlone'),
+      empty: booleanParam(empty, 'empty'),
+      warnings: booleanParam(warnings, 'warnings'),
+      pageType: stringParam(pageType, 'pageType'),
+      page: integerParam(page, 'page'),
+      size: integerParam(size, 'size'),
+    });
+  });
+  /** One page by its URL (in the query: a URL does not fit a path segment), of any site unless `site` names one. */
+  app.get<{ Querystring: Record<string, unknown> }>('/pages', async (request) => {
+    knownParams(request.query, ['url', 'site']);
+    return { page: await pageExtraction(rt, { url: stringParam(request.query.url, 'url'), site: siteParam(request.query.site) }) };
+  });
 
   app.post<{ Params: { name: string } }>('/sites/:name/templates', async (request, reply) => {
     noSettings(request.body);

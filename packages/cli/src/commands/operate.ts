@@ -13,6 +13,7 @@ import {
 import type { PageTypeOutcome, TemplateJobResult } from '@winnow/queue';
 import type { SearchResult } from '../apiClient.js';
 import { localOperator, withOperator, type Operator } from '../operator.js';
+import { extractionNotes } from './pages.js';
 import { openCommandRuntime, startWorkers, WORKERS } from '../pipeline.js';
 import { WORKER_NAMES, type WorkerName } from '../workerNames.js';
 import { UsageError } from '../usageError.js';
@@ -433,7 +434,7 @@ export function formatStatus(status: PipelineStatus, sites?: readonly string[]):
       );
     } else lines.push(`${site.site}: never crawled`);
     lines.push(
-      `  pages: ${site.stored} stored, ${site.gone} gone, ${site.duplicates} duplicates, ${site.extracted} extracted, ${site.indexed} indexed; templates v${site.templateVersion}; ` +
+      `  pages: ${site.stored} stored, ${site.gone} gone, ${site.duplicates} duplicates, ${site.extracted} extracted${extractionNotes(site)}, ${site.indexed} indexed; templates v${site.templateVersion}; ` +
         `${site.failedExtract} failed to extract, ${site.failedIndex} failed to index`,
     );
   }

@@ -1,0 +1,128 @@
+import type { SitePages, SiteStatus } from '@winnow/runtime';
+import type { PageExtraction } from '@winnow/storage';
+import { withOperator } from '../operator.js';
+
+/**
+ * `winnow pages <site>` and `winnow page <url>`: what the pipeline made of each page, for an
+ * analyst who prepares templates again and watches extraction quality — which pages the
+ * self-check read alone, which came out empty, which have warnings — where `templates list` and
+ * `templates health` give only shares.
+ */
+
+const write = (text: string) => process.stdout.write(text);
+const asJson = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+/** A count with its noun: `1 warning`, `3 warnings`. */
+const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** A warning in a listing's line: the first 100 characters, on one line (the page's own view has them in full). */
+function shortWarning(warning: string): string {
+  const line = warning.replace(/\s+/g, ' ').trim();
+  return line.length > 100 ? `${line.slice(0, 100)}…` : line;
+}
+
+/** `v3 /articles/:n.html`, or `no template` for a page read without one. */
+function templateOf(page: { templateVersion: number | null; pageType: string | null }): string {
+  if (page.templateVersion === null) return 'no template';
+  return page.pageType === null ? `v${page.templateVersion}` : `v${page.templateVersion} ${page.pageType}`;
+}
+
+const words = (count: number) => (count === 0 ? '0 words (empty)' : counted(count, 'word'));
+
+/** The filters a listing was asked for, in words: `read alone, empty, page type /articles/:n.html`. */
+function filterWords(filters: SitePages['filters']): string[] {
+  const said: string[] = [];
+  if (filters.readAlone !== null) said.push(filters.readAlone ? 'read alone' : 'not read alone');
+  if (filters.empty !== null) said.push(filters.empty ? 'empty' : 'not empty');
+  if (filters.warnings !== null) said.push(filters.warnings ? 'with warnings' : 'without warnings');
+  if (filters.pageType !== null) said.push(`page type ${filters.pageType}`);
+  return said;
+}
+
+/**
+ * A site's pages as text, one line per page: its URL, the template version and page type that
+ * read it, the method (and whether the self-check read it alone), its words, and its warnings
+ * (how many, and the first); then what the listing is of and where this page of it is.
+ */
+export function formatSitePages(listing: SitePages): string {
+  const filters = filterWords(listing.filters);
+  const scope = `extracted pages of ${listing.site}${filters.length > 0 ? ` (${filters.join(', ')})` : ''}`;
+  if (listing.total === 0) return `no ${scope}\n`;
+  const lines = listing.entries.map((page) => {
+    const warnings =
+      page.warningCount === 0
+        ? 'no warnings'
+        : `${counted(page.warningCount, 'warning')}${page.warningCount > 1 ? ', first' : ''}: ${shortWarning(page.firstWarning ?? '')}`;
+    return `${page.url}\t${templateOf(page)}\t${page.method}${page.readAlone ? ', read alone' : ''}\t${words(page.wordCount)}\t${warnings}\n`;
+  });
+  const first = (listing.page - 1) * listing.size + 1;
+  const shown = listing.entries.length > 0 ? `${first}-${first + listing.entries.length - 1}` : 'none';
+  const more = first + listing.entries.length - 1 < listing.total ? `; next: --page ${listing.page + 1}` : '';
+  return `${lines.join('')}${scope}: ${listing.total} (showing ${shown}${more})\n`;
+}
+
+export interface SitePagesFlags {
+  readAlone?: boolean;
+  empty?: boolean;
+  warnings?: boolean;
+  pageType?: string;
+  page?: number;
+  size?: number;
+  json?: boolean;
+}
+
+/**
+ * What `winnow status` adds to a site's extracted pages when some were read alone or came out
+ * empty (` (3 read alone, 1 empty: winnow pages news)`); nothing when none did (older APIs send neither count).
+ */
+export function extractionNotes(site: Pick<SiteStatus, 'site' | 'readAlone' | 'empty'>): string {
+  const notes = [...(site.readAlone > 0 ? [`${site.readAlone} read alone`] : []), ...(site.empty > 0 ? [`${site.empty} empty`] : [])];
+  return notes.length === 0 ? '' : ` (${notes.join(', ')}: winnow pages ${site.site})`;
+}
+
+export async function sitePagesCommand(name: string, flags: SitePagesFlags): Promise<void> {
+  const { json, ...params } = flags;
+  await withOperator(async (operator) => {
+    const listing = await operator.sitePages(name, params);
+    write(json ? asJson(listing) : formatSitePages(listing));
+  });
+}
+
+/** Lines of the main text the default view of a page shows; `--text` shows them all. */
+const PREVIEW_LINES = 3;
+
+/**
+ * One page's extraction as text: what it was read with and how, every warning, and the start of
+ * its main text (all of it with `text`, after a blank line, unindented so that it can be copied).
+ */
+export function formatPage(page: PageExtraction, text = false): string {
+  const lines = [
+    page.url,
+    `  site: ${page.site}`,
+    `  title: ${page.title || '(none)'}`,
+    `  template: ${page.templateVersion === null ? 'none (read without a template of its page type)' : templateOf(page)}`,
+    `  method: ${page.method}`,
+    `  read alone: ${page.readAlone ? "yes: the self-check did not trust the template's reading" : 'no'}`,
+    `  words: ${page.wordCount === 0 ? '0 (empty)' : page.wordCount}`,
+    ...(page.duplicateOf ? [`  duplicate of: ${page.duplicateOf}`] : []),
+    `  extracted: ${new Date(page.extractedAt).toISOString()}`,
+    page.warnings.length === 0 ? '  warnings: none' : `  warnings (${page.warnings.length}):`,
+    ...page.warnings.map((warning) => `    - ${warning}`),
+  ];
+  const textLines = page.mainText.split('\n').filter((line) => line.trim() !== '');
+  if (textLines.length === 0) lines.push('  main text: none');
+  else if (text) lines.push('  main text:', '', ...page.mainText.split('\n'));
+  else {
+    const rest = textLines.length - PREVIEW_LINES;
+    const cut = textLines.slice(0, PREVIEW_LINES).some((line) => line.length > 200);
+    const whole = rest > 0 ? ` (first ${PREVIEW_LINES} of ${textLines.length} lines; --text prints it all)` : cut ? ' (cut; --text prints it all)' : '';
+    lines.push(`  main text${whole}:`, ...textLines.slice(0, PREVIEW_LINES).map((line) => `    ${line.length > 200 ? `${line.slice(0, 200)}…` : line}`));
+  }
+  return lines.map((line) => `${line}\n`).join('');
+}
+
+export async function pageCommand(url: string, flags: { site?: string; text?: boolean; json?: boolean }): Promise<void> {
+  await withOperator(async (operator) => {
+    const page = await operator.page(url, flags.site);
+    write(flags.json ? asJson(page) : formatPage(page, flags.text === true));
+  });
+}
