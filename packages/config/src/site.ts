@@ -19,6 +19,16 @@ export const SITE_NAME = z
   .trim()
   .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { message: 'must be 1-63 lowercase letters, digits or hyphens, starting with a letter or digit' });
 
+/** A schedule's period in milliseconds, up to a year; 0 turns it off (its shortest other period: `MIN_SCHEDULE_MS`). */
+function schedule(defaultMs: number) {
+  return z
+    .number()
+    .int()
+    .min(0)
+    .max(366 * 24 * 3600_000)
+    .default(defaultMs);
+}
+
 /**
  * What an operator configures per site. `allow` holds URL globs (Crawlee's `enqueueLinks`
  * syntax); when empty, every URL under a seed's origin is allowed. A glob whose braces expand to
@@ -43,12 +53,7 @@ const SITE_SETTINGS = z.object({
   /** Pages a page-type cluster needs before it gets a template. */
   minTemplatePages: z.number().int().min(2).max(1000).default(10),
   /** Re-run template preparation this often (milliseconds); 0 turns the schedule off. */
-  templateEveryMs: z
-    .number()
-    .int()
-    .min(0)
-    .max(366 * 24 * 3600_000)
-    .default(24 * 3600_000),
+  templateEveryMs: schedule(24 * 3600_000),
   /**
    * The site is on a private network (loopback, RFC 1918, RFC 4193, link-local, CGNAT): the
    * crawler may connect there. Off by default, so that neither a seed nor a link or redirect can
@@ -71,12 +76,7 @@ const SITE_SETTINGS = z.object({
    * requests: unchanged pages cost a 304 (their links still followed), changed ones are extracted
    * again, 404/410 remove a page from the index.
    */
-  recrawlEveryMs: z
-    .number()
-    .int()
-    .min(0)
-    .max(366 * 24 * 3600_000)
-    .default(0),
+  recrawlEveryMs: schedule(0),
   /** Pages of one URL pattern (digits and slugs generalised) a crawl admits at most, a guard against calendar-like traps; 0: no cap. */
   maxPagesPerPattern: z.number().int().min(0).max(1_000_000).default(0),
 });
