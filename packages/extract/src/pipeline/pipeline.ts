@@ -40,7 +40,11 @@ const MIN_LAYOUT_PAGES = 2;
  */
 const FITS_LAYOUT = 0.3;
 
-/** Words from which a line the template cannot judge reads as a sentence of prose, not a label, caption or teaser (see `agreement`). */
+/**
+ * Words from which a text reads as a sentence of prose, not a label, caption or teaser: a reader's
+ * line the template cannot judge then stands (`agreement`), and a template reading shorter than
+ * this cannot overrule the reader's (`compilePipeline`).
+ */
 const PROSE_WORDS = 20;
 
 /**
