@@ -99,7 +99,7 @@ export function buildProgram(): Command {
     .option('--outcome <names>', `only these outcomes, comma-separated or repeated: ${NOT_STORED_OUTCOMES.join(', ')}`, list)
     .option('--crawl <id>', 'only this crawl of the site', positiveInteger)
     .option('--page <n>', 'page of the log, from 1', positiveInteger)
-    .option('--size <n>', 'URLs per page (at most 100; default 50)', positiveInteger)
+    .option('--size <n>', 'URLs per page (at most 100; default 50)', pageSize)
     .option('--json', 'print JSON')
     .action(
       lazy(
@@ -119,7 +119,7 @@ export function buildProgram(): Command {
     .option('--warnings', 'only pages whose extraction has warnings')
     .option('--page-type <type>', 'only pages read by a template of this page type (as `templates list` names it)')
     .option('--page <n>', 'page of the listing, from 1', positiveInteger)
-    .option('--size <n>', 'pages per page (at most 100; default 50)', positiveInteger)
+    .option('--size <n>', 'pages per page (at most 100; default 50)', pageSize)
     .option('--json', 'print JSON')
     .action(lazy(pages, (module) => module.sitePagesCommand));
   program
@@ -159,7 +159,7 @@ export function buildProgram(): Command {
     .argument('<query>')
     .option('--site <name>', 'only this site')
     .option('--page <n>', 'result page, from 1', positiveInteger)
-    .option('--size <n>', 'hits per page', positiveInteger)
+    .option('--size <n>', 'hits per page (at most 100; default 10)', pageSize)
     .option('--json', 'print JSON')
     .action(
       lazy(operate, (module) => (query: string, flags: { site?: string; page?: number; size?: number; json?: boolean }) => module.searchCommand(query, flags)),
@@ -329,6 +329,13 @@ function list(value: string, previous: string[] = []): string[] {
 export function positiveInteger(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a positive integer');
+  return number;
+}
+
+/** A listing's page size, 1 to 100 as every listing takes (`MAX_PAGE_SIZE` of @winnow/runtime, which this module does not load). */
+function pageSize(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1 || number > 100) throw new InvalidArgumentError('expected an integer from 1 to 100');
   return number;
 }
 

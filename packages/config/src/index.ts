@@ -2,6 +2,7 @@ export { refusedAddress, refusedHost } from './addresses.js';
 export { type ApiToken, ConfigError, DEFAULT_USER_AGENT, ENV_NAMES, ENV_SCHEMA, type Env, loadEnv, MIN_TOKEN_LENGTH, type TokenScope } from './env.js';
 export {
   allowedGlobs,
+  MIN_SCHEDULE_MS,
   parseSiteConfig,
   readStoredSiteConfig,
   siteOrigins,

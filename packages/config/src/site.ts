@@ -85,7 +85,7 @@ const SITE_SETTINGS = z.object({
  * A schedule runs at most once a second: BullMQ's job schedulers take a shorter period without
  * complaint and then run their next job over an hour late (1 ms and 100 ms were tried).
  */
-const MIN_SCHEDULE_MS = 1000;
+export const MIN_SCHEDULE_MS = 1000;
 
 /**
  * The rules beyond each setting's type, checked on every configuration read or written, so that a

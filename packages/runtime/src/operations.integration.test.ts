@@ -22,6 +22,7 @@ import {
   SiteNotFoundError,
   startCrawl,
   stopCrawl,
+  syncSchedules,
   templateScheduleId,
   updateSite,
 } from './operations.js';
@@ -120,6 +121,18 @@ for (const kind of ['pglite', 'postgres'] as const) {
         assert.equal(fixed.configProblem, null);
         assert.deepEqual((await requireSite(rt, 'legacy')).config.allow, ['http://127.0.0.1:9/articles/**']);
         await removeSite(rt, 'legacy');
+      });
+
+      test('a schedule under a second an earlier version stored stays off until the site is fixed (BullMQ would run it back to back)', async () => {
+        const added = await addSite(rt, { ...siteInput('hasty'), templateEveryMs: 3600_000 });
+        await rt.db.query(`UPDATE sites SET config = config || '{"templateEveryMs": 100, "recrawlEveryMs": 50}'::jsonb WHERE name = 'hasty'`);
+        const stored = await requireSite(rt, 'hasty');
+        assert.match(stored.configProblem ?? '', /templateEveryMs: must be 0 \(off\) or at least 1000 ms/);
+        await syncSchedules(rt, stored); // as every worker does at start
+        assert.deepEqual(await schedulers(added.id), { template: undefined, recrawl: undefined });
+        await updateSite(rt, 'hasty', { templateEveryMs: 2000, recrawlEveryMs: 0 });
+        assert.deepEqual(await schedulers(added.id), { template: 2000, recrawl: undefined });
+        await removeSite(rt, 'hasty');
       });
 
       test('a patch whose result the schema refuses names the field and stores nothing; a rename or a non-object is refused', async () => {

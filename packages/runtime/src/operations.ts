@@ -1,4 +1,4 @@
-import { parseSiteConfig, SITE_NAME, type SiteConfig, SiteConfigError, WinnowError } from '@winnow/config';
+import { MIN_SCHEDULE_MS, parseSiteConfig, SITE_NAME, type SiteConfig, SiteConfigError, WinnowError } from '@winnow/config';
 import { MAX_RESULT_WINDOW, parseQuery, type SearchHit } from '@winnow/search';
 import {
   activeCrawl,
@@ -88,7 +88,9 @@ export function recrawlScheduleId(siteId: number): string {
  * lost its data gets them back. A new schedule first fires one interval from now, not at once as
  * BullMQ's `every` would: otherwise every process start on a fresh Redis (every command of the
  * embedded default) prepared every site's templates again, and started its recrawl. An existing
- * schedule keeps its next time.
+ * schedule keeps its next time. One shorter than `MIN_SCHEDULE_MS`, which an earlier version stored
+ * (the site's `configProblem` names it), stays off until the site is fixed: BullMQ would run it
+ * back to back.
  */
 export async function syncSchedules(rt: Runtime, site: Site): Promise<void> {
   const schedules = [
@@ -96,7 +98,8 @@ export async function syncSchedules(rt: Runtime, site: Site): Promise<void> {
     { queue: rt.queues.queue('crawl'), id: recrawlScheduleId(site.id), every: site.config.recrawlEveryMs, name: 'crawl' },
   ] as const;
   for (const { queue, id, every, name } of schedules) {
-    if (every > 0) await queue.upsertJobScheduler(id, { every, startDate: Date.now() + every }, { name, data: { siteId: site.id, reason: 'schedule' } });
+    if (every >= MIN_SCHEDULE_MS)
+      await queue.upsertJobScheduler(id, { every, startDate: Date.now() + every }, { name, data: { siteId: site.id, reason: 'schedule' } });
     else await queue.removeJobScheduler(id);
   }
 }

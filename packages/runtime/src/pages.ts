@@ -80,7 +80,7 @@ export async function sitePages(rt: Runtime, name: string, params: SitePagesPara
 }
 
 export interface PageParams {
-  /** The page's URL as the crawl stored it (scheme and host in any case: they are compared as a browser spells them). */
+  /** The page's URL as the crawl stored it (scheme and host in any case, and a fragment: they are compared as a browser spells them, fragment dropped). */
   url: unknown;
   /** The site whose page it is; needed only when two sites crawled the URL. */
   site?: string | undefined;
@@ -105,7 +105,8 @@ export async function pageExtraction(rt: Runtime, params: PageParams): Promise<P
     throw new InvalidRequestError(`url ${quoted(url)} is not an absolute URL (such as https://example.com/a)`);
   }
   const site = params.site === undefined ? undefined : await requireSite(rt, params.site);
-  // The URL as given, and as a browser spells it (host lower-cased, default port dropped), the way the frontier stores URLs.
+  // The URL as given, and as a browser spells it (host lower-cased, default port dropped) without its fragment, the way the frontier stores URLs.
+  parsed.hash = '';
   const found = await findPagesByUrl(rt.db, [...new Set([url, parsed.href])], site?.name ?? null);
   const [first] = found;
   if (!first) {

@@ -304,6 +304,11 @@ describe('the HTTP API', () => {
       },
     );
     assert.equal((await call('GET', `/pages?url=${encodeURIComponent('HTTP://127.0.0.1:9/c')}`)).body.page.url, `${origin}/c`, 'a scheme in capitals');
+    assert.equal(
+      (await call('GET', `/pages?url=${encodeURIComponent(`${origin}/c#comments`)}`)).body.page.url,
+      `${origin}/c`,
+      'a fragment (a URL copied from a browser)',
+    );
     const ofTwin = await call('GET', `/pages?url=${encodeURIComponent(`${origin}/a`)}&site=twin`);
     assert.deepEqual([ofTwin.body.page.site, ofTwin.body.page.method], ['twin', 'reader']);
 
