@@ -1,5 +1,5 @@
 import { Command, type CommanderError, InvalidArgumentError, Option } from 'commander';
-import { SITE_CONFIG_SCHEMA } from '@winnow/config';
+import { MAX_PAGE_SIZE, SITE_CONFIG_SCHEMA } from '@winnow/config';
 import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
 import { EVAL_METHOD_NAMES } from '@winnow/eval';
 import { NOT_STORED_OUTCOMES } from '@winnow/storage';
@@ -99,7 +99,7 @@ export function buildProgram(): Command {
     .option('--outcome <names>', `only these outcomes, comma-separated or repeated: ${NOT_STORED_OUTCOMES.join(', ')}`, list)
     .option('--crawl <id>', 'only this crawl of the site', positiveInteger)
     .option('--page <n>', 'page of the log, from 1', positiveInteger)
-    .option('--size <n>', 'URLs per page (at most 100; default 50)', pageSize)
+    .option('--size <n>', `URLs per page (at most ${MAX_PAGE_SIZE}; default 50)`, pageSize)
     .option('--json', 'print JSON')
     .action(
       lazy(
@@ -119,7 +119,7 @@ export function buildProgram(): Command {
     .option('--warnings', 'only pages whose extraction has warnings')
     .option('--page-type <type>', 'only pages read by a template of this page type (as `templates list` names it)')
     .option('--page <n>', 'page of the listing, from 1', positiveInteger)
-    .option('--size <n>', 'pages per page (at most 100; default 50)', pageSize)
+    .option('--size <n>', `pages per page (at most ${MAX_PAGE_SIZE}; default 50)`, pageSize)
     .option('--json', 'print JSON')
     .action(lazy(pages, (module) => module.sitePagesCommand));
   program
@@ -159,7 +159,7 @@ export function buildProgram(): Command {
     .argument('<query>')
     .option('--site <name>', 'only this site')
     .option('--page <n>', 'result page, from 1', positiveInteger)
-    .option('--size <n>', 'hits per page (at most 100; default 10)', pageSize)
+    .option('--size <n>', `hits per page (at most ${MAX_PAGE_SIZE}; default 10)`, pageSize)
     .option('--json', 'print JSON')
     .action(
       lazy(operate, (module) => (query: string, flags: { site?: string; page?: number; size?: number; json?: boolean }) => module.searchCommand(query, flags)),
@@ -332,10 +332,10 @@ export function positiveInteger(value: string): number {
   return number;
 }
 
-/** A listing's page size, 1 to 100 as every listing takes (`MAX_PAGE_SIZE` of @winnow/runtime, which this module does not load). */
+/** A listing's page size, 1 to `MAX_PAGE_SIZE` as every listing takes. */
 function pageSize(value: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1 || number > 100) throw new InvalidArgumentError('expected an integer from 1 to 100');
+  if (!Number.isInteger(number) || number < 1 || number > MAX_PAGE_SIZE) throw new InvalidArgumentError(`expected an integer from 1 to ${MAX_PAGE_SIZE}`);
   return number;
 }
 

@@ -1,4 +1,4 @@
-import { MIN_SCHEDULE_MS, parseSiteConfig, SITE_NAME, type SiteConfig, SiteConfigError, WinnowError } from '@winnow/config';
+import { MAX_PAGE_SIZE, MIN_SCHEDULE_MS, parseSiteConfig, SITE_NAME, type SiteConfig, SiteConfigError, WinnowError } from '@winnow/config';
 import { MAX_RESULT_WINDOW, parseQuery, type SearchHit } from '@winnow/search';
 import {
   activeCrawl,
@@ -312,7 +312,7 @@ export interface SearchParams {
   size?: number | undefined;
 }
 
-export const MAX_PAGE_SIZE = 100;
+export { MAX_PAGE_SIZE };
 
 /** A listing's page (from 1) and page size (1 to `MAX_PAGE_SIZE`), checked once for every listing. */
 export function paging(params: { page?: number | undefined; size?: number | undefined }, defaultSize: number): { page: number; size: number } {
