@@ -59,8 +59,9 @@ const ISO_2022_JP_ESCAPE = /\x1b\$[B@]/;
 
 function decodeUndeclared(bytes: Uint8Array): DecodedHtml {
   if (bytes.includes(0x1b) && bytes.every((byte) => byte < 0x80) && ISO_2022_JP_ESCAPE.test(Buffer.from(bytes).toString('latin1'))) {
-    const warning = 'no charset was declared and the bytes escape into ISO-2022-JP: decoded as ISO-2022-JP';
-    return { ...decodeDeclared(bytes, 'ISO-2022-JP'), warnings: [warning] };
+    const decoded = decodeDeclared(bytes, 'ISO-2022-JP');
+    decoded.warnings.unshift('no charset was declared and the bytes escape into ISO-2022-JP: decoded as ISO-2022-JP');
+    return decoded;
   }
   try {
     return { html: decode(bytes, 'UTF-8', true), encoding: 'UTF-8', warnings: [] };

@@ -104,7 +104,13 @@ export async function syncSchedules(rt: Runtime, site: Site): Promise<void> {
   }
 }
 
+/** A request to add or change a site must carry its settings: without them it is told so, not that `undefined` is no object. */
+function requireSettings(input: unknown): void {
+  if (input === undefined) throw new InvalidRequestError("this request needs a JSON body: the site's settings");
+}
+
 export async function addSite(rt: Runtime, input: unknown): Promise<Site> {
+  requireSettings(input);
   const site = await insertSite(rt.db, parseSiteConfig(input));
   await syncSchedules(rt, site);
   return site;
@@ -113,6 +119,9 @@ export async function addSite(rt: Runtime, input: unknown): Promise<Site> {
 /** Replaces a site's whole configuration: what the body leaves out gets its default. */
 export async function replaceSite(rt: Runtime, name: string, input: unknown): Promise<Site> {
   siteName(name);
+  // An unknown site is a 404 before a missing body is a 400.
+  if (input === undefined) await requireSite(rt, name);
+  requireSettings(input);
   const body = isObject(input) ? input : {};
   refuseRename(name, body);
   const config: SiteConfig = parseSiteConfig({ ...body, name });
@@ -131,6 +140,7 @@ export async function replaceSite(rt: Runtime, name: string, input: unknown): Pr
  */
 export async function updateSite(rt: Runtime, name: string, patch: unknown): Promise<Site> {
   await requireSite(rt, name);
+  requireSettings(patch);
   if (!isObject(patch)) throw new InvalidRequestError("a site's patch must be a JSON object of the settings to change (null resets one to its default)");
   refuseRename(name, patch);
   // A null resets a setting to its default; the seeds have none, and the schema would only say they are missing.

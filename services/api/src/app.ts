@@ -43,7 +43,6 @@ export interface ApiAddress {
   port: number;
 }
 
-/** Query-string integers: absent stays undefined, anything else must be digits. */
 /**
  * A number given in the query: digits only, else NaN, which the operation refuses in the words it
  * uses for a number out of range (`size=abc` and `size=0` get one message, from one place).
@@ -84,12 +83,6 @@ function noSettings(body: unknown): void {
   if (body !== undefined && body !== null && (typeof body !== 'object' || Object.keys(body).length > 0)) {
     throw new InvalidRequestError('this request takes no body (or an empty JSON object)');
   }
-}
-
-/** A site's settings, which the request must carry: without a body it is told so, not that `undefined` is no object. */
-function settings(body: unknown): unknown {
-  if (body === undefined) throw new InvalidRequestError("this request needs a JSON body: the site's settings");
-  return body;
 }
 
 /** `site=` names a site or is left out; an empty one is a mistake (a blank form field), not "every site". */
@@ -206,22 +199,12 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
     return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
   });
 
-  /** The settings a request to change a site carries; an unknown site is a 404 before a missing body is a 400. */
-  const settingsOf = async (name: string, body: unknown): Promise<unknown> => {
-    if (body === undefined) await requireSite(rt, name);
-    return settings(body);
-  };
-
   app.get('/sites', async () => ({ sites: await listSites(rt.db) }));
-  app.post('/sites', async (request, reply) => reply.status(201).send({ site: await addSite(rt, settings(request.body)) }));
+  app.post('/sites', async (request, reply) => reply.status(201).send({ site: await addSite(rt, request.body) }));
   app.get<{ Params: { name: string } }>('/sites/:name', async (request) => ({ site: await requireSite(rt, request.params.name) }));
-  app.put<{ Params: { name: string } }>('/sites/:name', async (request) => ({
-    site: await replaceSite(rt, request.params.name, await settingsOf(request.params.name, request.body)),
-  }));
+  app.put<{ Params: { name: string } }>('/sites/:name', async (request) => ({ site: await replaceSite(rt, request.params.name, request.body) }));
   /** A JSON merge patch (RFC 7396) of the site's configuration: the settings it names change, `null` resets one to its default. */
-  app.patch<{ Params: { name: string } }>('/sites/:name', async (request) => ({
-    site: await updateSite(rt, request.params.name, await settingsOf(request.params.name, request.body)),
-  }));
+  app.patch<{ Params: { name: string } }>('/sites/:name', async (request) => ({ site: await updateSite(rt, request.params.name, request.body) }));
   app.delete<{ Params: { name: string } }>('/sites/:name', async (request, reply) => {
     await removeSite(rt, request.params.name);
     return reply.status(204).send();

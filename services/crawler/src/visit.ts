@@ -178,10 +178,7 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
   // Only a page with a body goes: one gone since an earlier crawl, still missing, is refused as
   // any 404 is (`record` keeps it gone), so that `gone` counts what left the index in this crawl.
   if ((status === 404 || status === 410) && previous?.contentHash) {
-    const reason = `HTTP ${status}: the page is gone`;
-    await markPageGone(rt.db, previous.pageId, leased.crawlId, status, reason);
-    await rt.queues.add('index', { pageId: previous.pageId });
-    return { outcome: 'gone', error: reason, pageId: previous.pageId };
+    return takeOut(context, leased, previous.pageId, status, `HTTP ${status}: the page is gone`, 'gone');
   }
   if (status >= 500) return retryOrFail(context, leased, site, `HTTP ${status}`, response);
   if (status < 200 || status >= 300) return refuse(context, leased, site, `HTTP ${status}`, response);
@@ -214,9 +211,7 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
   if (page.noindex || /\b(?:noindex|none)\b/.test(robotsHeader)) {
     const reason = 'the page asks not to be indexed (robots noindex)';
     if (!previous?.contentHash) return refuse(context, leased, site, reason, response);
-    await markPageGone(rt.db, previous.pageId, leased.crawlId, status, reason);
-    await rt.queues.add('index', { pageId: previous.pageId });
-    return { outcome: 'gone', error: reason, pageId: previous.pageId };
+    return takeOut(context, leased, previous.pageId, status, reason, 'gone');
   }
   if (previous && previous.contentHash === contentHash(response.body)) return unchanged(context, leased, previous);
   const { pageId, contentHash: hash } = await storeFetchedPage(
@@ -254,11 +249,7 @@ async function moved(context: VisitContext, leased: LeasedUrl, site: Site, respo
   if (why || target === null) return refuse(context, leased, site, `redirect to ${response.headers.location} refused: ${why}`, response);
   await admit(context, leased, site, { entries: [frontierEntry(target, leased.depth)], refused: [] });
   const reason = `HTTP ${response.status}: moved to ${target}`;
-  if (previous?.contentHash) {
-    await markPageGone(context.rt.db, previous.pageId, leased.crawlId, response.status, reason);
-    await context.rt.queues.add('index', { pageId: previous.pageId });
-    return { outcome: 'moved', error: reason, pageId: previous.pageId };
-  }
+  if (previous?.contentHash) return takeOut(context, leased, previous.pageId, response.status, reason, 'moved');
   const pageId = await record(context, leased, site, reason, response);
   return { outcome: 'moved', error: reason, pageId };
 }
@@ -355,13 +346,23 @@ async function fail(context: VisitContext, leased: LeasedUrl, site: Site, reason
  * when the site has no body for this URL, which is then refused or disallowed as any URL is.
  */
 async function withdraw(context: VisitContext, leased: LeasedUrl, site: Site, reason: string): Promise<Visit | undefined> {
-  const { db, queues } = context.rt;
-  const previous = leased.known ? await previousFetch(db, site.id, leased.url) : undefined;
+  const previous = leased.known ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
   if (!previous?.contentHash) return undefined;
-  const why = `${reason}: removed from the index`;
-  await markPageGone(db, previous.pageId, leased.crawlId, null, why);
-  await queues.add('index', { pageId: previous.pageId });
-  return { outcome: 'gone', error: why, pageId: previous.pageId };
+  return takeOut(context, leased, previous.pageId, null, `${reason}: removed from the index`, 'gone');
+}
+
+/** Takes a stored page out of the index: it is marked gone with why (its log entry says so too) and indexed again, which removes it. */
+async function takeOut(
+  context: VisitContext,
+  leased: LeasedUrl,
+  pageId: number,
+  status: number | null,
+  reason: string,
+  outcome: 'gone' | 'moved',
+): Promise<Visit> {
+  await markPageGone(context.rt.db, pageId, leased.crawlId, status, reason);
+  await context.rt.queues.add('index', { pageId });
+  return { outcome, error: reason, pageId };
 }
 
 async function refuse(context: VisitContext, leased: LeasedUrl, site: Site, reason: string, response?: FetchedResponse): Promise<Visit> {

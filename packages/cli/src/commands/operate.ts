@@ -13,12 +13,11 @@ import {
 import type { PageTypeOutcome, TemplateJobResult } from '@winnow/queue';
 import type { SearchResult } from '../apiClient.js';
 import { localOperator, withOperator, type Operator } from '../operator.js';
+import { asJson, counted, listingFooter, write } from './output.js';
 import { extractionNotes } from './pages.js';
 import { openCommandRuntime, startWorkers, WORKERS } from '../pipeline.js';
 import { WORKER_NAMES, type WorkerName } from '../workerNames.js';
 import { UsageError } from '../usageError.js';
-
-const write = (text: string) => process.stdout.write(text);
 
 /** `winnow up`: every worker and the API in this process; the API first, since its configuration may refuse it. */
 export async function upCommand(): Promise<void> {
@@ -123,8 +122,6 @@ function formatSetting(value: unknown): string {
   return String(value);
 }
 
-const asJson = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-
 /**
  * One line per site with what `sites add` can set and an operator needs to see at a glance: how
  * it is fetched, its budgets and pace, whether it may reach private addresses and reads sitemaps,
@@ -196,9 +193,6 @@ const OUTCOME_REASON: Partial<Record<NotStoredOutcome, string>> = {
   cancelled: 'the crawl was stopped before it was fetched',
 };
 
-/** A count with its noun: `1 URL`, `3 URLs`. */
-const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
-
 /** What the URLs not admitted for each reason are, as `winnow status` (short) and the crawl log (in full) say it. */
 const NOT_ADMITTED: Record<NotAdmittedReason, { short: (count: number) => string; full: (count: number) => string }> = {
   'outside-allowed': { short: (count) => `${count} outside the allowed URLs`, full: (count) => `${counted(count, 'URL')} outside the site's allowed URLs` },
@@ -239,14 +233,11 @@ export function formatCrawlLog(log: CrawlLogPage): string {
     (count) => `crawl ${count.crawlId}\tnot admitted\t${NOT_ADMITTED[count.reason].full(count.urls)}\te.g. ${count.examples.join(' ')}\n`,
   );
   if (log.total === 0) return `no ${scope}\n${skipped.join('')}`;
-  const first = (log.page - 1) * log.size + 1;
   const lines = log.entries.map(
     (entry) =>
       `crawl ${entry.crawlId}\t${entry.outcome}\t${entry.kind === 'sitemap' ? '(sitemap) ' : entry.revisit ? '(revisit) ' : ''}${entry.url}\t${entry.reason ?? OUTCOME_REASON[entry.outcome] ?? ''}\n`,
   );
-  const shown = log.entries.length ? `${first}-${first + log.entries.length - 1}` : 'none';
-  const more = first + log.entries.length - 1 < log.total ? `; next: --page ${log.page + 1}` : '';
-  return `${lines.join('')}${scope}: ${log.total} (showing ${shown}${more})\n${skipped.join('')}`;
+  return `${lines.join('')}${listingFooter(scope, log)}${skipped.join('')}`;
 }
 
 export async function crawlLogCommand(

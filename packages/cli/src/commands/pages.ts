@@ -1,6 +1,7 @@
 import type { SitePages, SiteStatus } from '@winnow/runtime';
 import type { PageExtraction } from '@winnow/storage';
 import { withOperator } from '../operator.js';
+import { asJson, counted, listingFooter, write } from './output.js';
 
 /**
  * `winnow pages <site>` and `winnow page <url>`: what the pipeline made of each page, for an
@@ -8,11 +9,6 @@ import { withOperator } from '../operator.js';
  * self-check read alone, which came out empty, which have warnings — where `templates list` and
  * `templates health` give only shares.
  */
-
-const write = (text: string) => process.stdout.write(text);
-const asJson = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-/** A count with its noun: `1 warning`, `3 warnings`. */
-const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /** A warning in a listing's line: the first 100 characters, on one line (the page's own view has them in full). */
 function shortWarning(warning: string): string {
@@ -54,10 +50,7 @@ export function formatSitePages(listing: SitePages): string {
         : `${counted(page.warningCount, 'warning')}${page.warningCount > 1 ? ', first' : ''}: ${shortWarning(page.firstWarning ?? '')}`;
     return `${page.url}\t${templateOf(page)}\t${page.method}${page.readAlone ? ', read alone' : ''}\t${words(page.wordCount)}\t${warnings}\n`;
   });
-  const first = (listing.page - 1) * listing.size + 1;
-  const shown = listing.entries.length > 0 ? `${first}-${first + listing.entries.length - 1}` : 'none';
-  const more = first + listing.entries.length - 1 < listing.total ? `; next: --page ${listing.page + 1}` : '';
-  return `${lines.join('')}${scope}: ${listing.total} (showing ${shown}${more})\n`;
+  return `${lines.join('')}${listingFooter(scope, listing)}`;
 }
 
 export interface SitePagesFlags {
