@@ -277,6 +277,21 @@ describe('pipeline', () => {
     assert.match(result.warnings.join('; '), /text the site's pages repeat/);
   });
 
+  it("does not take the site's text for the article of a page of a rare layout, whose few sample pages cannot show it repeats", () => {
+    const notice = `${uniqueParagraph(910, 70)}.`;
+    const legal = `<div class="legal"><div class="box"><p>${notice}</p></div></div>`;
+    const story = (n: number) =>
+      `<html><body><div class="top"><a href="/">Home</a></div><div class="content"><div class="story"><h1>Headline ${uniqueParagraph(n * 10, 4)}</h1><p>${uniqueParagraph(n * 10 + 1, 40)}</p><p>${uniqueParagraph(n * 10 + 2, 40)}</p></div></div>${legal}</body></html>`;
+    const video = (n: number) =>
+      `<html><body><header><nav><ul><li><a href="/">Home</a></li></ul></nav></header><section><figure><video src="/v${n}.mp4"></video><figcaption>${uniqueParagraph(n * 10 + 3, 8)}</figcaption></figure></section>${legal}</body></html>`;
+    const training = [...Array.from({ length: 12 }, (_, n) => story(n)), video(30), video(31)];
+    assert.equal(preparePipeline(training).template.layouts.length, 2, 'stories and videos');
+    const heldOut = video(32);
+    assert.ok(extractReader(heldOut).text.includes(notice), 'the reader alone takes the notice');
+    const result = preparedExtractor(pipeline, training)(heldOut);
+    assert.ok(!result.text.includes(notice), result.text);
+  });
+
   it('indexes the short Chinese stories of a small bilingual site as themselves, not as its English footer', () => {
     const pages = BILINGUAL_STORIES.map(bilingualSitePage);
     const templated = preparedExtractor(pipeline, pages);
