@@ -103,6 +103,20 @@ describe('reader', () => {
     assertLacks(text, 'ferry timetable', 'market square', 'Subscribe today', 'Advertisement');
   });
 
+  it("keeps the story's paragraphs written as <div>s beside it: one holding a <p>, or one named like its own paragraphs", () => {
+    const page = `<html><body><div class="story"><div class="lead"><p>${prose('bridge repair')}</p></div>
+<div class="story-paragraph">Nobody on the council believed it.</div>
+<div class="story-rest">${['library extension', 'road maintenance', 'harbour wall'].map((topic) => `<div class="story-paragraph">${prose(topic)}</div>`).join('')}</div>
+<div class="note">This story is part of our coverage of the town, read more of it every day.</div></div>
+<footer><p>Copyright the Valley Courier, all rights reserved, registered in the county.</p></footer></body></html>`;
+    const { text } = extractReader(page);
+    assertHas(text, 'bridge repair', 'Nobody on the council believed it.', 'library extension', 'harbour wall');
+    assert.ok(
+      text.indexOf('bridge repair') < text.indexOf('Nobody on the council') && text.indexOf('Nobody on the council') < text.indexOf('library extension'),
+    );
+    assertLacks(text, 'part of our coverage', 'Copyright');
+  });
+
   it('does not take a section whose id spells its heading for the kind of block the id names, unless the id is that short', () => {
     const section = (id: string, heading: string, topics: string[]) =>
       `<div class="section" id="${id}"><h2>${heading}</h2>${topics.map((topic) => `<p>${prose(topic)}</p>`).join('')}</div>`;
