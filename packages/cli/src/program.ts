@@ -2,7 +2,7 @@ import { Command, type CommanderError, InvalidArgumentError, Option } from 'comm
 import { MAX_PAGE_SIZE, SITE_CONFIG_SCHEMA } from '@winnow/config';
 import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
 import { EVAL_METHOD_NAMES } from '@winnow/eval';
-import { NOT_STORED_OUTCOMES } from '@winnow/storage';
+import { CRAWL_LOG_OUTCOMES } from '@winnow/storage';
 import { USAGE_EXIT_CODE } from './usageError.js';
 import { WORKER_NAMES } from './workerNames.js';
 
@@ -94,9 +94,9 @@ export function buildProgram(): Command {
 
   program
     .command('crawl-log')
-    .description("a site's URLs that were not stored, with the crawler's reason, newest crawl first")
+    .description("a site's URLs that were not stored, with the crawler's reason, and those indexed under another page (duplicate), newest crawl first")
     .argument('<site>')
-    .option('--outcome <names>', `only these outcomes, comma-separated or repeated: ${NOT_STORED_OUTCOMES.join(', ')}`, list)
+    .option('--outcome <names>', `only these outcomes, comma-separated or repeated: ${CRAWL_LOG_OUTCOMES.join(', ')}`, list)
     .option('--crawl <id>', 'only this crawl of the site', positiveInteger)
     .option('--page <n>', 'page of the log, from 1', positiveInteger)
     .option('--size <n>', `URLs per page (at most ${MAX_PAGE_SIZE}; default 50)`, pageSize)
