@@ -125,7 +125,7 @@ export function buildProgram(): Command {
   program
     .command('page')
     .description("one page's extraction in full: template, method, words, read alone or not, every warning, and its main text")
-    .argument('<url>', 'the URL as the crawl stored it (as `winnow pages` lists it)')
+    .argument('<url>', 'the URL as the crawl stored it (as `winnow pages` lists it)', pageUrl)
     .option('--site <name>', 'the site whose page it is (needed only when two sites crawled the URL)')
     .option('--text', 'print the whole main text (else its first lines)')
     .option('--json', 'print JSON')
@@ -330,6 +330,16 @@ export function positiveInteger(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a positive integer');
   return number;
+}
+
+/**
+ * A page's URL: absolute and http(s), as the crawler stores every page's. A relative path names no
+ * page of any site, so it is a mistake in the call, not a page that is missing.
+ */
+function pageUrl(value: string): string {
+  const protocol = URL.canParse(value) ? new URL(value).protocol : '';
+  if (protocol !== 'http:' && protocol !== 'https:') throw new InvalidArgumentError('expected an absolute http(s) URL, such as https://example.com/a');
+  return value;
 }
 
 /** A listing's page size, 1 to `MAX_PAGE_SIZE` as every listing takes. */

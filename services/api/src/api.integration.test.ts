@@ -340,7 +340,12 @@ describe('the HTTP API', () => {
       ['/pages', 400, /^url is required/],
       ['/pages?url=a&url=b', 400, /^url must be given once$/],
       ['/pages?url=not-a-url', 400, /^url "not-a-url" is not an absolute URL/],
-      [`/pages?url=${encodeURIComponent(`${origin}/a`)}`, 400, /^"http:\/\/127\.0\.0\.1:9\/a" is a page of 2 sites \(extracted, twin\): name the site$/],
+      ['/pages?url=mailto:editor@example.com', 400, /^url "mailto:editor@example.com" is not an http\(s\) URL: no page has such a URL$/],
+      [
+        `/pages?url=${encodeURIComponent(`${origin}/a`)}`,
+        400,
+        /^"http:\/\/127\.0\.0\.1:9\/a" is a page of 2 sites \(extracted, twin\): name the site \(--site <name> on the command line, site=<name> in the API's GET \/pages\?url=\)$/,
+      ],
       [`/pages?url=${encodeURIComponent(`${origin}/a`)}&site=`, 400, /^site must not be empty/],
       [`/pages?url=${encodeURIComponent(`${origin}/a`)}&site=nosuch`, 404, /^no site named "nosuch"$/],
       [`/pages?url=${encodeURIComponent(`${origin}/zzz`)}`, 404, /^no site has a page "http:\/\/127\.0\.0\.1:9\/zzz": no crawl reached that URL/],
