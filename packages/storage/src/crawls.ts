@@ -41,8 +41,9 @@ export interface CrawlCounts extends Record<CrawlOutcome, number> {
   /**
    * Of the URLs above, whatever became of them, those the crawl revisited: pages the site had in
    * its index that no link of this crawl reached, admitted at its end outside `maxPages`, so that
-   * removed and moved pages are noticed. A revisit is counted under its outcome too (most are
-   * `unchanged`; a removed page `gone`); this tells them from the pages links reached.
+   * removed and moved pages are noticed, and the targets that replace those that moved. A revisit
+   * is counted under its outcome too (most are `unchanged`; a removed page `gone`); this tells them
+   * from the pages links reached.
    */
   revisited: number;
   /**

@@ -13,9 +13,9 @@ export interface FrontierEntry {
   pattern: string;
   /**
    * A page the site has in its index that no link of this crawl reached, admitted once nothing else
-   * was left (`unreachedPages`): revisited for changes, removals and moves, its links not followed.
-   * Revisits are outside the crawl's budgets (`admitUrls`). (Every page the site has is fetched with
-   * its validators, revisit or not.)
+   * was left (`unreachedPages`): revisited for changes, removals and moves, its links not followed;
+   * or the URL such a page now redirects to, which replaces it. Revisits are outside the crawl's
+   * budgets (`admitUrls`). (Every page the site has is fetched with its validators, revisit or not.)
    */
   revisit?: boolean;
 }
