@@ -85,6 +85,7 @@ describe('what a crawl did not store: status counts and the crawl log (the real 
       queued: 0,
       inFlight: 0,
       revisited: 0,
+      duplicate: 0,
     });
     assert.equal(site.stored, 3);
     for (const key of ['rejected', 'pagesRejected', 'pagesStored']) assert.ok(!(key in site) && !(key in site.crawl), `no "${key}" beside the counts`);
@@ -104,7 +105,7 @@ describe('what a crawl did not store: status counts and the crawl log (the real 
   test('crawl-log lists the URLs not stored with their reasons, newest crawl first, by outcome and by page', async () => {
     const { stdout } = await winnow('crawl-log', 'troubled');
     const lines = stdout.trimEnd().split('\n');
-    assert.equal(lines.at(-1), 'moved, gone, refused, disallowed, failed, cancelled URLs of every crawl of troubled: 14 (showing 1-14)');
+    assert.equal(lines.at(-1), 'moved, gone, refused, disallowed, failed, cancelled, duplicate URLs of every crawl of troubled: 14 (showing 1-14)');
     const entries = lines.slice(0, -1).map((line) => line.split('\t'));
     assert.deepEqual(
       entries.map(([crawl]) => crawl),
@@ -138,7 +139,7 @@ describe('what a crawl did not store: status counts and the crawl log (the real 
 
     await assert.rejects(winnow('crawl-log', 'troubled', '--outcome', 'stored'), (error: { code?: number; stderr?: string }) => {
       assert.equal(error.code, 1);
-      assert.match(error.stderr ?? '', /unknown outcome "stored"; the crawl log lists: moved, gone, refused, disallowed, failed, cancelled/);
+      assert.match(error.stderr ?? '', /unknown outcome "stored"; the crawl log lists: moved, gone, refused, disallowed, failed, cancelled, duplicate\n/);
       return true;
     });
     await assert.rejects(winnow('crawl-log', 'troubled', '--crawl', '9'), /troubled has no crawl 9/);
@@ -218,7 +219,7 @@ describe('what a crawl found and did not admit: counted by reason, in status and
       const text = (await winnow('crawl-log', 'leaky')).stdout;
       assert.equal(
         text,
-        'no moved, gone, refused, disallowed, failed, cancelled URLs of every crawl of leaky\n' +
+        'no moved, gone, refused, disallowed, failed, cancelled, duplicate URLs of every crawl of leaky\n' +
           `crawl 1\tnot admitted\t3 URLs outside the site's allowed URLs\te.g. ${log.notAdmitted[0].examples.join(' ')}\n` +
           `crawl 1\tnot admitted\t1 URL refused as crawler traps (too long, or a path repeating a segment)\te.g. ${origin}/x/x/x/loop\n` +
           `crawl 1\tnot admitted\tthe crawl's page budget (the site's maxPages) was reached: 4 more URLs not admitted\te.g. ${log.notAdmitted[2].examples.join(' ')}\n`,
@@ -288,6 +289,76 @@ describe('what a crawl found and did not admit: counted by reason, in status and
       );
       const text = (await winnow('crawl-log', 'deep')).stdout;
       assert.equal(text.split('\n').at(-2), `crawl 1\tnot admitted\t7 URLs linked from pages at the site's maxDepth, not followed\te.g. ${examples.join(' ')}`);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('what a crawl fetched and did not index on its own: duplicates in status and the crawl log (the real CLI, embedded)', () => {
+  test('a copy and a page naming another canonical are listed with the page they are indexed under, crawl by crawl', async () => {
+    const article = page('Article A');
+    let copy = article;
+    const server = createServer((request, response) => {
+      const html = { 'content-type': 'text/html; charset=utf-8' };
+      switch (request.url) {
+        case '/':
+          return void response.writeHead(200, html).end(page('Home', '<a href="/a">a</a> <a href="/copy">copy</a> <a href="/print/a">print</a>'));
+        case '/a':
+          return void response.writeHead(200, html).end(article);
+        case '/copy':
+          return void response.writeHead(200, html).end(copy);
+        case '/print/a':
+          return void response.writeHead(200, html).end(page('Article A, to print').replace('</head>', '<link rel="canonical" href="/a"></head>'));
+        default:
+          return void response.writeHead(404, html).end('<p>no such page</p>');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { winnow } = await embeddedCli('crawl-duplicates');
+    const duplicates = async () =>
+      JSON.parse((await winnow('crawl-log', 'twins', '--outcome', 'duplicate', '--json')).stdout).entries.map(
+        (entry: { crawlId: number; url: string; outcome: string; duplicateOf: string; reason: string }) => [
+          entry.crawlId,
+          entry.url.slice(origin.length),
+          entry.outcome,
+          entry.duplicateOf.slice(origin.length),
+          entry.reason,
+        ],
+      );
+    const ofA = (crawl: number) => [
+      [crawl, '/copy', 'duplicate', '/a', `same content as ${origin}/a: indexed under it`],
+      [crawl, '/print/a', 'duplicate', '/a', `names ${origin}/a as its canonical URL: indexed under it`],
+    ];
+    try {
+      await winnow('sites', 'add', 'twins', '--seed', `${origin}/`, '--allow-private', '--template-every-ms', '0', '--min-template-pages', '50');
+      const crawled = await winnow('crawl', 'twins');
+      assert.match(
+        crawled.stdout,
+        /^twins: crawl 1 finished: 4 stored, 0 unchanged, .* 0 failed \(2 duplicates indexed under another page\) \(why: winnow crawl-log twins\)\n {2}pages: 4 stored, 0 gone, 2 duplicates, 4 extracted, 2 indexed;/,
+      );
+      assert.deepEqual(await duplicates(), ofA(1));
+      const text = (await winnow('crawl-log', 'twins')).stdout;
+      assert.equal(
+        text,
+        `crawl 1\tduplicate\t${origin}/copy\tsame content as ${origin}/a: indexed under it\n` +
+          `crawl 1\tduplicate\t${origin}/print/a\tnames ${origin}/a as its canonical URL: indexed under it\n` +
+          'moved, gone, refused, disallowed, failed, cancelled, duplicate URLs of every crawl of twins: 2 (showing 1-2)\n',
+      );
+
+      // Found unchanged, the pages are decided nothing anew: this crawl's fetches of them are duplicates all the same.
+      await winnow('crawl', 'twins');
+      assert.deepEqual(await duplicates(), [...ofA(2), ...ofA(1)]);
+      const counts = async () => JSON.parse((await winnow('status', '--json')).stdout).sites[0].crawl.counts;
+      assert.deepEqual([(await counts()).unchanged, (await counts()).duplicate], [4, 2]);
+
+      // The copy changes: the crawl that stored it indexes it on its own; the earlier crawls keep what they found.
+      copy = page('Article A, rewritten');
+      await winnow('crawl', 'twins');
+      assert.deepEqual(await duplicates(), [ofA(3)[1], ...ofA(2), ...ofA(1)]);
+      assert.deepEqual([(await counts()).stored, (await counts()).duplicate], [1, 1]);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

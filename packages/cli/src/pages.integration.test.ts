@@ -185,11 +185,18 @@ describe("what extraction made of each page: `winnow pages`, `winnow page` and s
     for (const [url, message] of [
       [`${origin}/nowhere.html`, /no site has a page "http:\/\/127\.0\.0\.1:\d+\/nowhere\.html": no crawl reached that URL/],
       [`${origin}/about`, /\/about \(gazette\) has no stored body: HTTP 404/],
-      ['gazette', /url "gazette" is not an absolute URL/],
     ] as const) {
       await assert.rejects(winnow('page', url), (error: { code: number; stderr: string }) => {
         assert.equal(error.code, 1, url);
         assert.match(error.stderr, message);
+        return true;
+      });
+    }
+    // A URL that cannot be a page's is a mistake in the call: a usage error, with the line that points to the help.
+    for (const url of ['/articles/9.html', 'gazette', 'http://', 'mailto:editor@example.com']) {
+      await assert.rejects(winnow('page', url), (error: { code: number; stderr: string }) => {
+        assert.equal(error.code, 2, url);
+        assert.match(error.stderr, /argument 'url'\. expected an absolute http\(s\) URL, such as https:\/\/example\.com\/a\n\(see `winnow page --help`\)\n$/);
         return true;
       });
     }

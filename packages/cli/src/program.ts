@@ -2,7 +2,7 @@ import { Command, type CommanderError, InvalidArgumentError, Option } from 'comm
 import { MAX_PAGE_SIZE, SITE_CONFIG_SCHEMA } from '@winnow/config';
 import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
 import { EVAL_METHOD_NAMES } from '@winnow/eval';
-import { NOT_STORED_OUTCOMES } from '@winnow/storage';
+import { CRAWL_LOG_OUTCOMES } from '@winnow/storage';
 import { USAGE_EXIT_CODE } from './usageError.js';
 import { WORKER_NAMES } from './workerNames.js';
 
@@ -94,9 +94,9 @@ export function buildProgram(): Command {
 
   program
     .command('crawl-log')
-    .description("a site's URLs that were not stored, with the crawler's reason, newest crawl first")
+    .description("a site's URLs that were not stored, with the crawler's reason, and those indexed under another page (duplicate), newest crawl first")
     .argument('<site>')
-    .option('--outcome <names>', `only these outcomes, comma-separated or repeated: ${NOT_STORED_OUTCOMES.join(', ')}`, list)
+    .option('--outcome <names>', `only these outcomes, comma-separated or repeated: ${CRAWL_LOG_OUTCOMES.join(', ')}`, list)
     .option('--crawl <id>', 'only this crawl of the site', positiveInteger)
     .option('--page <n>', 'page of the log, from 1', positiveInteger)
     .option('--size <n>', `URLs per page (at most ${MAX_PAGE_SIZE}; default 50)`, pageSize)
@@ -125,7 +125,7 @@ export function buildProgram(): Command {
   program
     .command('page')
     .description("one page's extraction in full: template, method, words, read alone or not, every warning, and its main text")
-    .argument('<url>', 'the URL as the crawl stored it (as `winnow pages` lists it)')
+    .argument('<url>', 'the URL as the crawl stored it (as `winnow pages` lists it)', pageUrl)
     .option('--site <name>', 'the site whose page it is (needed only when two sites crawled the URL)')
     .option('--text', 'print the whole main text (else its first lines)')
     .option('--json', 'print JSON')
@@ -330,6 +330,16 @@ export function positiveInteger(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('expected a positive integer');
   return number;
+}
+
+/**
+ * A page's URL: absolute and http(s), as the crawler stores every page's. A relative path names no
+ * page of any site, so it is a mistake in the call, not a page that is missing.
+ */
+function pageUrl(value: string): string {
+  const protocol = URL.canParse(value) ? new URL(value).protocol : '';
+  if (protocol !== 'http:' && protocol !== 'https:') throw new InvalidArgumentError('expected an absolute http(s) URL, such as https://example.com/a');
+  return value;
 }
 
 /** A listing's page size, 1 to `MAX_PAGE_SIZE` as every listing takes. */

@@ -14,7 +14,7 @@ import {
   listSiteNames,
   listSites,
   listTemplates,
-  NOT_STORED_OUTCOMES,
+  CRAWL_LOG_OUTCOMES,
   notAdmitted,
   pagesStoodFor,
   requestCrawlStop,
@@ -25,7 +25,7 @@ import {
   type CrawlLogEntry,
   type HealthRecord,
   type NotAdmitted,
-  type NotStoredOutcome,
+  type CrawlLogOutcome,
   type PageFailure,
   type Site,
   type SiteCounts,
@@ -209,7 +209,7 @@ export async function crawlStatus(rt: Runtime, name: string): Promise<Crawl | un
 }
 
 export interface CrawlLogParams {
-  /** Outcomes to list (`NOT_STORED_OUTCOMES`); every one when absent or empty. */
+  /** Outcomes to list (`CRAWL_LOG_OUTCOMES`); every one when absent or empty. */
   outcomes?: readonly string[] | undefined;
   /** Only this crawl of the site; every crawl when absent. */
   crawl?: number | undefined;
@@ -221,7 +221,7 @@ export interface CrawlLogParams {
 export interface CrawlLogPage {
   site: string;
   crawl: number | null;
-  outcomes: NotStoredOutcome[];
+  outcomes: CrawlLogOutcome[];
   page: number;
   size: number;
   total: number;
@@ -234,17 +234,18 @@ export const CRAWL_LOG_PAGE_SIZE = 50;
 
 /**
  * The site's URLs that were not stored — moved, gone, refused, disallowed, failed, cancelled —
- * with the crawler's reason, newest crawl first; `page` counts from 1. The outcomes are the
+ * with the crawler's reason, and the URLs a crawl fetched that the indexer filed under another
+ * page (`duplicate`, with that page's URL), newest crawl first; `page` counts from 1. The outcomes are the
  * names of a crawl's counts, so a count and its URLs always agree. Beside them, what one crawl
  * (the one asked for, else the latest) found and never admitted, counted by reason with a few
  * examples (links outside the site's globs, URLs over a budget…): a crawl keeps no row per such URL.
  */
 export async function crawlLog(rt: Runtime, name: string, params: CrawlLogParams = {}): Promise<CrawlLogPage> {
   const site = await requireSite(rt, name);
-  const outcomes = params.outcomes?.length ? [...new Set(params.outcomes)] : [...NOT_STORED_OUTCOMES];
+  const outcomes = params.outcomes?.length ? [...new Set(params.outcomes)] : [...CRAWL_LOG_OUTCOMES];
   for (const outcome of outcomes) {
-    if (!(NOT_STORED_OUTCOMES as readonly string[]).includes(outcome)) {
-      throw new InvalidRequestError(`unknown outcome ${quoted(outcome)}; the crawl log lists: ${NOT_STORED_OUTCOMES.join(', ')}`);
+    if (!(CRAWL_LOG_OUTCOMES as readonly string[]).includes(outcome)) {
+      throw new InvalidRequestError(`unknown outcome ${quoted(outcome)}; the crawl log lists: ${CRAWL_LOG_OUTCOMES.join(', ')}`);
     }
   }
   const { page, size } = paging(params, CRAWL_LOG_PAGE_SIZE);
@@ -253,14 +254,14 @@ export async function crawlLog(rt: Runtime, name: string, params: CrawlLogParams
     if ((await findCrawl(rt.db, params.crawl))?.siteId !== site.id) throw new SiteNotFoundError(`${site.name} has no crawl ${params.crawl}`);
   }
   const { total, entries } = await readCrawlLog(rt.db, site.id, {
-    outcomes: outcomes as NotStoredOutcome[],
+    outcomes: outcomes as CrawlLogOutcome[],
     crawlId: params.crawl,
     offset: (page - 1) * size,
     limit: size,
   });
   const counted = params.crawl ?? (await latestCrawl(rt.db, site.id))?.id;
   const skipped = counted === undefined ? [] : await notAdmitted(rt.db, counted);
-  return { site: site.name, crawl: params.crawl ?? null, outcomes: outcomes as NotStoredOutcome[], page, size, total, entries, notAdmitted: skipped };
+  return { site: site.name, crawl: params.crawl ?? null, outcomes: outcomes as CrawlLogOutcome[], page, size, total, entries, notAdmitted: skipped };
 }
 
 /** The stored templates, newest version first; of one site when `name` is given (an unknown name is refused). */

@@ -88,6 +88,8 @@ export interface PageParams {
 
 /** Longer than any URL the crawler admits (2,048 characters, a trap guard). */
 const MAX_URL_LENGTH = 4096;
+/** The schemes of the URLs the crawler fetches: a page has no other. */
+const PAGE_PROTOCOLS: ReadonlySet<string> = new Set(['http:', 'https:']);
 
 /**
  * One page's extraction in full: the listing's fields, every warning, the title and the main text.
@@ -104,6 +106,7 @@ export async function pageExtraction(rt: Runtime, params: PageParams): Promise<P
   } catch {
     throw new InvalidRequestError(`url ${quoted(url)} is not an absolute URL (such as https://example.com/a)`);
   }
+  if (!PAGE_PROTOCOLS.has(parsed.protocol)) throw new InvalidRequestError(`url ${quoted(url)} is not an http(s) URL: no page has such a URL`);
   const site = params.site === undefined ? undefined : await requireSite(rt, params.site);
   // The URL as given, and as a browser spells it (host lower-cased, default port dropped) without its fragment, the way the frontier stores URLs.
   parsed.hash = '';
@@ -115,7 +118,9 @@ export async function pageExtraction(rt: Runtime, params: PageParams): Promise<P
     );
   }
   if (found.length > 1) {
-    throw new InvalidRequestError(`${quoted(url)} is a page of ${found.length} sites (${found.map((page) => page.site).join(', ')}): name the site`);
+    throw new InvalidRequestError(
+      `${quoted(url)} is a page of ${found.length} sites (${found.map((page) => page.site).join(', ')}): name the site (--site <name> on the command line, site=<name> in the API's GET /pages?url=)`,
+    );
   }
   if (first.extraction) return first.extraction;
   throw new PageNotFoundError(

@@ -1,6 +1,6 @@
 import { WinnowError } from '@winnow/config';
 import type { Queryable } from './db.js';
-import type { FrontierOutcome } from './frontier.js';
+import { type FrontierOutcome, IS_DUPLICATE } from './frontier.js';
 
 export type CrawlState = 'queued' | 'running' | 'stopping' | 'stopped' | 'finished' | 'failed';
 
@@ -41,10 +41,17 @@ export interface CrawlCounts extends Record<CrawlOutcome, number> {
   /**
    * Of the URLs above, whatever became of them, those the crawl revisited: pages the site had in
    * its index that no link of this crawl reached, admitted at its end outside `maxPages`, so that
-   * removed and moved pages are noticed. A revisit is counted under its outcome too (most are
-   * `unchanged`; a removed page `gone`); this tells them from the pages links reached.
+   * removed and moved pages are noticed, and the targets that replace those that moved. A revisit
+   * is counted under its outcome too (most are `unchanged`; a removed page `gone`); this tells them
+   * from the pages links reached.
    */
   revisited: number;
+  /**
+   * Of the stored and unchanged pages, those the indexer filed under another page of the site (a
+   * canonical link, or the same body): they have no document of their own. The crawl log lists
+   * them as `duplicate`, with the page each stands under.
+   */
+  duplicate: number;
 }
 
 export interface Crawl {
@@ -66,20 +73,21 @@ interface CrawlRow {
   requested_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
-  counts: Record<CrawlOutcome | 'cancelled' | 'queued' | 'in_flight' | 'revisited', number>;
+  counts: Record<CrawlOutcome | 'cancelled' | 'queued' | 'in_flight' | 'revisited' | 'duplicate', number>;
 }
 
 /** A crawl's row with its counts, aggregated from its frontier rows (one count per outcome, named as the outcome). */
 const SELECT_CRAWL = `
   SELECT c.id, c.site_id, c.state, c.error, c.requested_at, c.started_at, c.finished_at,
-         json_build_object(${[...CRAWL_OUTCOMES, 'cancelled', 'queued', 'in_flight', 'revisited'].map((name) => `'${name}', coalesce(f.${name}, 0)`).join(', ')}) AS counts
+         json_build_object(${[...CRAWL_OUTCOMES, 'cancelled', 'queued', 'in_flight', 'revisited', 'duplicate'].map((name) => `'${name}', coalesce(f.${name}, 0)`).join(', ')}) AS counts
     FROM crawls c
     LEFT JOIN LATERAL (
       SELECT ${CRAWL_OUTCOMES.map((outcome) => `count(*) FILTER (WHERE outcome = '${outcome}')::int AS ${outcome}`).join(',\n             ')},
              count(*) FILTER (WHERE state = 'cancelled')::int AS cancelled,
              count(*) FILTER (WHERE state = 'queued')::int AS queued,
              count(*) FILTER (WHERE state = 'leased')::int AS in_flight,
-             count(*) FILTER (WHERE revisit)::int AS revisited
+             count(*) FILTER (WHERE revisit)::int AS revisited,
+             count(*) FILTER (WHERE ${IS_DUPLICATE('frontier')})::int AS duplicate
         FROM frontier WHERE crawl_id = c.id AND kind = 'page'
     ) f ON true`;
 

@@ -13,9 +13,9 @@ export interface FrontierEntry {
   pattern: string;
   /**
    * A page the site has in its index that no link of this crawl reached, admitted once nothing else
-   * was left (`unreachedPages`): revisited for changes, removals and moves, its links not followed.
-   * Revisits are outside the crawl's budgets (`admitUrls`). (Every page the site has is fetched with
-   * its validators, revisit or not.)
+   * was left (`unreachedPages`): revisited for changes, removals and moves, its links not followed;
+   * or the URL such a page now redirects to, which replaces it. Revisits are outside the crawl's
+   * budgets (`admitUrls`). (Every page the site has is fetched with its validators, revisit or not.)
    */
   revisit?: boolean;
 }
@@ -252,25 +252,49 @@ export async function unreachedPages(db: Queryable, siteId: number, crawlId: num
 }
 
 /**
- * What the crawl log lists: URLs a crawl did not store, by outcome (the names of `CrawlCounts`),
- * and URLs a stop cancelled. Stored and unchanged pages are in the store itself.
+ * Records on the frontier row of the crawl that fetched a page last what the indexer decided of
+ * the page (`resolveDuplicates`): the URL of the page it is indexed under and why, or none. `source`
+ * is a relation of pages' `crawl_id, url, duplicate_of, duplicate_by`. A crawl that fetched a page
+ * before keeps what was decided of its own fetch.
  */
-export const NOT_STORED_OUTCOMES = ['moved', 'gone', 'refused', 'disallowed', 'failed', 'cancelled'] as const;
-export type NotStoredOutcome = (typeof NOT_STORED_OUTCOMES)[number];
+export function copyDuplicateDecision(source: string): string {
+  return `UPDATE frontier f SET duplicate_of = s.duplicate_of, duplicate_by = s.duplicate_by FROM ${source} s
+           WHERE f.crawl_id = s.crawl_id AND f.url = s.url AND (f.duplicate_of, f.duplicate_by) IS DISTINCT FROM (s.duplicate_of, s.duplicate_by)`;
+}
 
-/** One URL a crawl did not store, and why. */
+/**
+ * A frontier row (as `alias`) whose URL the crawl fetched, and that the indexer filed under
+ * another page of its site: its fetch has no document of its own (the crawl log's `duplicate`).
+ */
+export const IS_DUPLICATE = (alias: string) => `(${alias}.duplicate_of IS NOT NULL AND ${alias}.outcome IN ('stored', 'unchanged'))`;
+
+/**
+ * What the crawl log lists, by the names of `CrawlCounts`: URLs a crawl did not store, by outcome,
+ * URLs a stop cancelled, and URLs it fetched that are indexed under another page of their site
+ * (`duplicate`: a canonical link or the same body). Other stored and unchanged pages are in the
+ * store itself.
+ */
+export const CRAWL_LOG_OUTCOMES = ['moved', 'gone', 'refused', 'disallowed', 'failed', 'cancelled', 'duplicate'] as const;
+export type CrawlLogOutcome = (typeof CRAWL_LOG_OUTCOMES)[number];
+
+/** Why a page is a duplicate: it names the page that stands for it as canonical, or has the same body. */
+export type DuplicateBy = 'canonical' | 'same-body';
+
+/** One URL a crawl did not store (or did not index on its own), and why. */
 export interface CrawlLogEntry {
   crawlId: number;
   url: string;
   /** Sitemaps are listed too (a sitemap that cannot be read hides the URLs it names), though crawl counts are of pages. */
   kind: FrontierKind;
-  outcome: NotStoredOutcome;
+  outcome: CrawlLogOutcome;
   /**
    * The crawler's reason (`HTTP 500`, `not HTML: application/pdf`, `redirect to … refused: …`, the
-   * robots.txt rule that disallows a URL); null for cancelled URLs and for disallowed ones logged
-   * before disallowed URLs had a reason.
+   * robots.txt rule that disallows a URL), or the indexer's for a duplicate (`same content as …`);
+   * null for cancelled URLs and for disallowed ones logged before disallowed URLs had a reason.
    */
   reason: string | null;
+  /** For a duplicate, the URL of the page of the site it is indexed under; else null. */
+  duplicateOf: string | null;
   /** Fetches tried. */
   attempts: number;
   depth: number;
@@ -280,37 +304,45 @@ export interface CrawlLogEntry {
 }
 
 export interface CrawlLogQuery {
-  outcomes: readonly NotStoredOutcome[];
+  outcomes: readonly CrawlLogOutcome[];
   /** Only this crawl's URLs; every crawl of the site when absent. */
   crawlId?: number | undefined;
   offset: number;
   limit: number;
 }
 
+/** A duplicate's reason, as the crawl log gives it. */
+function duplicateReason(of: string, by: DuplicateBy): string {
+  return by === 'canonical' ? `names ${of} as its canonical URL: indexed under it` : `same content as ${of}: indexed under it`;
+}
+
 /**
- * A site's URLs that were not stored, newest crawl first and in the order each crawl found them,
- * with how many match in all (for paging). A URL a stop cancelled has no outcome of its own: it is
- * listed as `cancelled`. A move or a removal records its reason on the page (`HTTP 301: moved to
- * …`), which is given when that crawl wrote it.
+ * A site's URLs that were not stored, or were and are indexed under another page, newest crawl
+ * first and in the order each crawl found them, with how many match in all (for paging). A URL a
+ * stop cancelled has no outcome of its own: it is listed as `cancelled`. A move or a removal
+ * records its reason on the page (`HTTP 301: moved to …`), which is given when that crawl wrote it.
  */
 export async function crawlLog(db: Queryable, siteId: number, query: CrawlLogQuery): Promise<{ total: number; entries: CrawlLogEntry[] }> {
   const where = `f.crawl_id IN (SELECT id FROM crawls WHERE site_id = $1 AND ($2::int IS NULL OR id = $2))
-     AND (f.outcome = ANY($3::text[]) OR (f.state = 'cancelled' AND 'cancelled' = ANY($3::text[])))`;
+     AND (f.outcome = ANY($3::text[]) OR (f.state = 'cancelled' AND 'cancelled' = ANY($3::text[])) OR (${IS_DUPLICATE('f')} AND 'duplicate' = ANY($3::text[])))`;
   const params = [siteId, query.crawlId ?? null, query.outcomes];
   const [counted] = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM frontier f WHERE ${where}`, params);
   const rows = await db.query<{
     crawl_id: number;
     url: string;
     kind: FrontierKind;
-    outcome: NotStoredOutcome;
+    outcome: CrawlLogOutcome;
     error: string | null;
+    duplicate_of: string | null;
+    duplicate_by: DuplicateBy | null;
     attempts: number;
     depth: number;
     revisit: boolean;
     done_at: Date | null;
   }>(
-    `SELECT f.crawl_id, f.url, f.kind, coalesce(f.outcome, 'cancelled') AS outcome,
-            coalesce(f.error, CASE WHEN p.crawl_id = f.crawl_id THEN p.fetch_error END) AS error, f.attempts, f.depth, f.revisit, f.done_at
+    `SELECT f.crawl_id, f.url, f.kind, CASE WHEN ${IS_DUPLICATE('f')} THEN 'duplicate' ELSE coalesce(f.outcome, 'cancelled') END AS outcome,
+            coalesce(f.error, CASE WHEN p.crawl_id = f.crawl_id THEN p.fetch_error END) AS error,
+            CASE WHEN ${IS_DUPLICATE('f')} THEN f.duplicate_of END AS duplicate_of, f.duplicate_by, f.attempts, f.depth, f.revisit, f.done_at
        FROM frontier f LEFT JOIN pages p ON p.id = f.page_id
       WHERE ${where}
       ORDER BY f.crawl_id DESC, f.id LIMIT $4 OFFSET $5`,
@@ -323,7 +355,8 @@ export async function crawlLog(db: Queryable, siteId: number, query: CrawlLogQue
       url: row.url,
       kind: row.kind,
       outcome: row.outcome,
-      reason: row.error,
+      reason: row.duplicate_of !== null ? duplicateReason(row.duplicate_of, row.duplicate_by as DuplicateBy) : row.error,
+      duplicateOf: row.duplicate_of,
       attempts: row.attempts,
       depth: row.depth,
       revisit: row.revisit,

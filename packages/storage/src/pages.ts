@@ -1,4 +1,5 @@
 import type { Db, Queryable } from './db.js';
+import { copyDuplicateDecision } from './frontier.js';
 import { contentHash, insertRawPage } from './rawPages.js';
 
 export interface FetchRecord {
@@ -189,9 +190,18 @@ export async function storedAnswer(db: Queryable, pageId: number): Promise<{ sta
   return row && { status: row.status, headers: row.headers, body: Buffer.from(row.body) };
 }
 
-/** A fetch that found the page unchanged (304, or the same body): only its time moves. */
+/**
+ * A fetch that found the page unchanged (304, or the same body): only its time moves. Nothing is
+ * decided of it anew, so this crawl's fetch of it is a duplicate if the page is one
+ * (`copyDuplicateDecision`), in the same statement: a decision recorded meanwhile waits for it, or
+ * is seen by it.
+ */
 export async function touchPage(db: Queryable, pageId: number, crawlId: number): Promise<void> {
-  await db.query('UPDATE pages SET fetched_at = now(), crawl_id = $2 WHERE id = $1', [pageId, crawlId]);
+  await db.query(
+    `WITH touched AS (UPDATE pages SET fetched_at = now(), crawl_id = $2 WHERE id = $1 RETURNING crawl_id, url, duplicate_of, duplicate_by)
+     ${copyDuplicateDecision('touched')}`,
+    [pageId, crawlId],
+  );
 }
 
 /**
@@ -292,7 +302,10 @@ const DECIDE = `
     SELECT t.id, t.duplicate_of AS previous, t.content_hash IS NOT NULL AS has_body,
            CASE WHEN t.content_hash IS NULL THEN NULL
                 WHEN canonical.url IS NOT NULL THEN canonical.url
-                WHEN original.url <> t.url THEN original.url END AS duplicate_of
+                WHEN original.url <> t.url THEN original.url END AS duplicate_of,
+           CASE WHEN t.content_hash IS NULL THEN NULL
+                WHEN canonical.url IS NOT NULL THEN 'canonical'
+                WHEN original.url <> t.url THEN 'same-body' END AS duplicate_by
       FROM pages t
       LEFT JOIN LATERAL (${CANONICAL_OF('t', 'c')}) canonical ON true
       LEFT JOIN LATERAL (
@@ -303,7 +316,8 @@ const DECIDE = `
       ) original ON true
      WHERE t.id = ANY($1::int[])
   ), recorded AS (
-    UPDATE pages p SET duplicate_of = d.duplicate_of FROM decided d WHERE p.id = d.id AND p.duplicate_of IS DISTINCT FROM d.duplicate_of
+    UPDATE pages p SET duplicate_of = d.duplicate_of, duplicate_by = d.duplicate_by
+      FROM decided d WHERE p.id = d.id AND (p.duplicate_of, p.duplicate_by) IS DISTINCT FROM (d.duplicate_of, d.duplicate_by)
   )
   SELECT id, duplicate_of, previous, has_body FROM decided`;
 
@@ -325,9 +339,10 @@ const RELATED_STEPS = 3;
 const DUPLICATES_LOCK = 7_262_012;
 
 /**
- * Decides and records (`pages.duplicate_of`) which of these pages, and of the pages whose decision
- * depends on theirs (`RELATED`), are duplicates of another page of their site, and returns every
- * decision. One transaction per call; on a Postgres server an advisory lock per site makes
+ * Decides and records (`pages.duplicate_of`, and why: `duplicate_by`) which of these pages, and of
+ * the pages whose decision depends on theirs (`RELATED`), are duplicates of another page of their
+ * site, and returns every decision. Each decision is recorded on the frontier row of the crawl that
+ * fetched its page last too, for the crawl log (`copyDuplicateDecision`). One transaction per call; on a Postgres server an advisory lock per site makes
  * decisions of one site follow one another, so the last one recorded saw the latest pages.
  */
 export async function resolveDuplicates(db: Db, pageIds: readonly number[]): Promise<DuplicateDecision[]> {
@@ -346,6 +361,8 @@ export async function resolveDuplicates(db: Db, pageIds: readonly number[]): Pro
       for (const id of step) all.add(id);
     }
     const rows = await tx.query<{ id: number; duplicate_of: string | null; previous: string | null; has_body: boolean }>(DECIDE, [[...all]]);
+    // A statement of its own, so that it reads the crawl that fetched each page last as it is now.
+    await tx.query(copyDuplicateDecision('(SELECT crawl_id, url, duplicate_of, duplicate_by FROM pages WHERE id = ANY($1::int[]))'), [[...all]]);
     return rows.map((row) => ({ pageId: row.id, duplicateOf: row.duplicate_of, previous: row.previous, hasBody: row.has_body }));
   });
 }

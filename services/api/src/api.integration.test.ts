@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { addSite, crawlStatus, openRuntime, type Runtime } from '@winnow/runtime';
 import { documentIdFor } from '@winnow/search';
-import { NOT_STORED_OUTCOMES, openDb, recordNotAdmitted, saveExtraction, storeRawPage } from '@winnow/storage';
+import { CRAWL_LOG_OUTCOMES, openDb, recordNotAdmitted, saveExtraction, storeRawPage } from '@winnow/storage';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from './index.js';
 
@@ -127,6 +127,10 @@ describe('the HTTP API', () => {
       }
     }
     const [first, latest] = crawlIds as [number, number];
+    // What the indexer records of a fetched page it filed under another (resolveDuplicates).
+    await rt.db.query(`UPDATE frontier SET duplicate_of = 'http://127.0.0.1:9/ok', duplicate_by = 'canonical' WHERE crawl_id = $1 AND url LIKE '%/same'`, [
+      latest,
+    ]);
     await recordNotAdmitted(rt.db, latest, [{ reason: 'outside-allowed', urls: 2, examples: ['https://elsewhere.example/a', 'https://elsewhere.example/b'] }]);
     await recordNotAdmitted(rt.db, latest, [{ reason: 'outside-allowed', urls: 1, examples: ['https://elsewhere.example/a'] }]);
     const log = await call('GET', '/sites/logged/crawl/log');
@@ -144,11 +148,12 @@ describe('the HTTP API', () => {
       {
         site: 'logged',
         crawl: null,
-        outcomes: [...NOT_STORED_OUTCOMES],
+        outcomes: [...CRAWL_LOG_OUTCOMES],
         page: 1,
         size: 50,
-        total: 7,
+        total: 8,
         entries: [
+          [latest, '/same', 'duplicate', 'names http://127.0.0.1:9/ok as its canonical URL: indexed under it'],
           [latest, '/pdf', 'refused', 'not HTML: application/pdf'],
           [latest, '/big', 'refused', 'body larger than the limit of 5242880 bytes'],
           [latest, '/private/x', 'disallowed', null],
@@ -168,16 +173,25 @@ describe('the HTTP API', () => {
         ],
       },
     );
+    assert.deepEqual(
+      log.body.entries.map((entry: { duplicateOf: string | null }) => entry.duplicateOf),
+      ['http://127.0.0.1:9/ok', ...Array(7).fill(null)],
+      'a duplicate names the page it is indexed under',
+    );
     assert.deepEqual((await call('GET', `/sites/logged/crawl/log?crawl=${first}`)).body.notAdmitted, [], "the other crawl's are its own");
     const counts = (await crawlStatus(rt, 'logged'))?.counts;
-    for (const outcome of NOT_STORED_OUTCOMES) {
+    for (const outcome of CRAWL_LOG_OUTCOMES) {
       const ofOutcome = await call('GET', `/sites/logged/crawl/log?outcome=${outcome}&crawl=${latest}`);
       assert.equal(ofOutcome.body.total, counts?.[outcome], `the crawl's ${outcome} count and its log agree`);
     }
     const paged = await call('GET', `/sites/logged/crawl/log?outcome=refused,%20failed&size=2&page=2`);
     assert.deepEqual([paged.body.total, paged.body.entries.map((entry: { url: string }) => entry.url.slice(18))], [5, ['/boom', '/slow']]);
     const refusals: [string, number, RegExp][] = [
-      ['/sites/logged/crawl/log?outcome=stored', 400, /unknown outcome "stored"; the crawl log lists: moved, gone, refused, disallowed, failed, cancelled/],
+      [
+        '/sites/logged/crawl/log?outcome=stored',
+        400,
+        /unknown outcome "stored"; the crawl log lists: moved, gone, refused, disallowed, failed, cancelled, duplicate$/,
+      ],
       ['/sites/logged/crawl/log?outcome=failed&outcome=refused', 400, /outcome must be given once/],
       ['/sites/logged/crawl/log?size=101', 400, /size must be an integer from 1 to 100/],
       ['/sites/logged/crawl/log?page=0', 400, /page must be a positive integer/],
@@ -326,7 +340,12 @@ describe('the HTTP API', () => {
       ['/pages', 400, /^url is required/],
       ['/pages?url=a&url=b', 400, /^url must be given once$/],
       ['/pages?url=not-a-url', 400, /^url "not-a-url" is not an absolute URL/],
-      [`/pages?url=${encodeURIComponent(`${origin}/a`)}`, 400, /^"http:\/\/127\.0\.0\.1:9\/a" is a page of 2 sites \(extracted, twin\): name the site$/],
+      ['/pages?url=mailto:editor@example.com', 400, /^url "mailto:editor@example.com" is not an http\(s\) URL: no page has such a URL$/],
+      [
+        `/pages?url=${encodeURIComponent(`${origin}/a`)}`,
+        400,
+        /^"http:\/\/127\.0\.0\.1:9\/a" is a page of 2 sites \(extracted, twin\): name the site \(--site <name> on the command line, site=<name> in the API's GET \/pages\?url=\)$/,
+      ],
       [`/pages?url=${encodeURIComponent(`${origin}/a`)}&site=`, 400, /^site must not be empty/],
       [`/pages?url=${encodeURIComponent(`${origin}/a`)}&site=nosuch`, 404, /^no site named "nosuch"$/],
       [`/pages?url=${encodeURIComponent(`${origin}/zzz`)}`, 404, /^no site has a page "http:\/\/127\.0\.0\.1:9\/zzz": no crawl reached that URL/],

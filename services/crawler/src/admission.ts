@@ -116,8 +116,8 @@ export function startingEntries(config: SiteConfig, trackingParams: readonly str
  * every one revisited at its end so that changed, moved and removed pages are noticed even when
  * nothing links to them any more, whatever budget the links used up: revisits count against none
  * (`admitUrls`). They are not reached from the seeds, so their links are not followed (`revisit`):
- * they sit at the site's `maxDepth`, where a canonical URL they name would join (within `maxPages`,
- * as a redirect's target does: both are new URLs).
+ * they sit at the site's `maxDepth`, where a canonical URL they name would join (within `maxPages`:
+ * a new URL). A revisit that moved is replaced by its target, a revisit too (see `visit`'s `moved`).
  */
 export function revisitEntries(config: SiteConfig, urls: readonly string[]): FrontierEntry[] {
   return urls.map((url) => frontierEntry(url, config.maxDepth, 'page', true));

@@ -19,8 +19,8 @@ const page = (title: string, links: readonly string[], filler = '') =>
 /** A server on 127.0.0.1 whose pages can change between crawls, with an ETag each, answering `If-None-Match` with 304 as real servers do. */
 interface TestSite {
   origin: string;
-  /** Path to the body it answers with, or to a status with no page; `/robots.txt` is absent (404) until set. */
-  pages: Map<string, string | number>;
+  /** Path to the body it answers with, to a status with no page, or to where it moved (301); `/robots.txt` is absent (404) until set. */
+  pages: Map<string, string | number | { movedTo: string }>;
   /** Every request, by path, and the ones answered 304. */
   requests: string[];
   notModified: string[];
@@ -28,7 +28,7 @@ interface TestSite {
 }
 
 async function serveSite(options: { latencyMs?: number } = {}): Promise<TestSite> {
-  const pages = new Map<string, string | number>();
+  const pages: TestSite['pages'] = new Map();
   pages.set('/', page('Home', ['/about.html', ...PATHS.filter((path) => path.startsWith('/articles/'))]));
   pages.set('/about.html', page('About', []));
   for (let n = 1; n <= ARTICLES; n++) pages.set(`/articles/${n}.html`, page(`Article ${n}`, n < ARTICLES ? [`/articles/${n + 1}.html`] : []));
@@ -44,6 +44,7 @@ async function serveSite(options: { latencyMs?: number } = {}): Promise<TestSite
       }
       const body = pages.get(path) ?? 404;
       if (typeof body === 'number') return void response.writeHead(body, { 'content-type': 'text/html' }).end('<p>no such page</p>');
+      if (typeof body === 'object') return void response.writeHead(301, { location: body.movedTo }).end();
       const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
       if (request.headers['if-none-match'] === etag) {
         notModified.push(path);
@@ -168,6 +169,44 @@ describe('a recrawl follows links under the current settings', () => {
     // A page out of the index is no longer revisited: only links bring it back.
     const third = await crawl('full');
     assert.deepEqual({ gone: third.counts.gone, revisited: third.counts.revisited }, { gone: 0, revisited: 3 });
+  });
+
+  test('links fill maxPages: a stored page no link reached that moved is replaced by its target, over no budget; once, not down a chain', async () => {
+    const site = await newSite();
+    const articles = (from: number) => Array.from({ length: 4 }, (_, i) => `/articles/${from + i}.html`);
+    site.pages.set('/', page('Home', articles(1)));
+    await addSite(rt, { name: 'moving', seeds: [`${site.origin}/`], maxPages: 5, allowPrivateAddresses: true, templateEveryMs: 0 });
+    await crawl('moving');
+
+    // Links to articles 11-14 fill maxPages; article 2 moved to a URL no link reaches, and article 3
+    // to one that moved again.
+    site.pages.set('/', page('Home', articles(11)));
+    site.pages.set('/articles/2.html', { movedTo: '/articles/2-new.html' });
+    site.pages.set('/articles/2-new.html', page('Article 2, moved', []));
+    site.pages.set('/articles/3.html', { movedTo: '/articles/3-new.html' });
+    site.pages.set('/articles/3-new.html', { movedTo: '/articles/3-newer.html' });
+    site.pages.set('/articles/3-newer.html', page('Article 3, moved twice', []));
+    const second = await crawl('moving');
+    assert.deepEqual(
+      { stored: second.counts.stored, unchanged: second.counts.unchanged, moved: second.counts.moved, revisited: second.counts.revisited },
+      { stored: 6, unchanged: 2, moved: 3, revisited: 6 },
+      'home, 11-14 and 2-new stored; 1 and 4 unchanged; 2, 3 and 3-new moved; 1-4 revisited, and 2-new and 3-new in the place of 2 and 3',
+    );
+    assert.deepEqual(await storedPaths('moving', site.origin), ['/', '/articles/1.html', '/articles/2-new.html', '/articles/4.html', ...articles(11)].sort());
+    const log = await crawlLog(rt, 'moving', { crawl: second.id, outcomes: ['moved'] });
+    assert.deepEqual(
+      log.entries.map((entry) => [entry.url.slice(site.origin.length), entry.revisit]),
+      [
+        ['/articles/2.html', true],
+        ['/articles/3.html', true],
+        ['/articles/3-new.html', true],
+      ],
+    );
+    assert.deepEqual(
+      log.notAdmitted.map((entry) => [entry.reason, entry.urls, entry.examples.map((url) => url.slice(site.origin.length)).sort()]),
+      [['max-pages', 2, ['/articles/15.html', '/articles/3-newer.html']]],
+      "a replacement's own redirect is a new URL, held to maxPages like a link",
+    );
   });
 
   test('wider globs: the recrawl follows the links of an unchanged page that the old globs refused', async () => {

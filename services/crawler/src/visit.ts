@@ -247,7 +247,13 @@ async function moved(context: VisitContext, leased: LeasedUrl, site: Site, respo
       ? 'not an http(s) URL'
       : (refusedLink(target, site.config)?.why ?? refusedHost(new URL(target).hostname, site.config.allowPrivateAddresses));
   if (why || target === null) return refuse(context, leased, site, `redirect to ${response.headers.location} refused: ${why}`, response);
-  await admit(context, leased, site, { entries: [frontierEntry(target, leased.depth)], refused: [] });
+  if (leased.revisit && previous?.contentHash) {
+    // A stored page no link reached that moved is replaced by its target: a revisit in its place,
+    // outside the crawl's budgets as the page was (links may have filled maxPages), and one step
+    // only: the replacement is no stored page, so where it redirects is a new URL like any other.
+    // Admitted past this process's cache of offered URLs, which may hold it as over a budget.
+    await admitFound(context.rt.db, leased.crawlId, site, { entries: [frontierEntry(target, leased.depth, 'page', true)], refused: [] });
+  } else await admit(context, leased, site, { entries: [frontierEntry(target, leased.depth)], refused: [] });
   const reason = `HTTP ${response.status}: moved to ${target}`;
   if (previous?.contentHash) return takeOut(context, leased, previous.pageId, response.status, reason, 'moved');
   const pageId = await record(context, leased, site, reason, response);

@@ -5,8 +5,8 @@ import {
   type CrawlCounts,
   type HealthRecord,
   type NotAdmittedReason,
-  NOT_STORED_OUTCOMES,
-  type NotStoredOutcome,
+  CRAWL_LOG_OUTCOMES,
+  type CrawlLogOutcome,
   type Site,
   type TemplateSummary,
 } from '@winnow/storage';
@@ -185,7 +185,7 @@ export async function crawlCommand(name: string, flags: { wait?: boolean; stop?:
 }
 
 /** What an entry without a reason of its own was not stored for. */
-const OUTCOME_REASON: Partial<Record<NotStoredOutcome, string>> = {
+const OUTCOME_REASON: Partial<Record<CrawlLogOutcome, string>> = {
   // Moves, removals and disallowed URLs log their own reason (the rule); entries logged by earlier versions have none.
   moved: 'redirected',
   gone: "the page is gone (404, 410, noindex, or now outside the site's globs or robots.txt)",
@@ -395,15 +395,18 @@ export async function searchCommand(query: string, flags: { site?: string; page?
 /**
  * A crawl's counts as every status line says them: each outcome by its name in `counts` (the
  * JSON's and the API's, and the crawl log's), then what is still open or was cancelled, then how
- * many of those URLs were revisits (pages no link reached, counted under their outcomes too).
+ * many of the pages fetched are indexed under another page (duplicates) and how many of those URLs
+ * were revisits (pages no link reached), both counted under their outcomes too.
  */
 export function formatCrawlCounts(counts: CrawlCounts): string {
   const parts = CRAWL_OUTCOMES.map((outcome) => `${counts[outcome]} ${outcome}`);
   if (counts.cancelled > 0) parts.push(`${counts.cancelled} cancelled`);
   if (counts.queued > 0) parts.push(`${counts.queued} queued`);
   if (counts.inFlight > 0) parts.push(`${counts.inFlight} in flight`);
-  const revisited = counts.revisited > 0 ? ` (${counted(counts.revisited, 'revisit')} of stored pages no link reached)` : '';
-  return parts.join(', ') + revisited;
+  const notes = [];
+  if (counts.duplicate > 0) notes.push(`${counted(counts.duplicate, 'duplicate')} indexed under another page`);
+  if (counts.revisited > 0) notes.push(`${counted(counts.revisited, 'revisit')} of stored pages no link reached`);
+  return parts.join(', ') + (notes.length > 0 ? ` (${notes.join(', ')})` : '');
 }
 
 /**
@@ -416,7 +419,7 @@ export function formatStatus(status: PipelineStatus, sites?: readonly string[]):
   for (const site of status.sites.filter((candidate) => !sites || sites.includes(candidate.site))) {
     const { crawl } = site;
     if (crawl) {
-      const unstored = NOT_STORED_OUTCOMES.some((outcome) => crawl.counts[outcome] > 0);
+      const unstored = CRAWL_LOG_OUTCOMES.some((outcome) => crawl.counts[outcome] > 0);
       const skipped = site.notAdmitted.map((count) => NOT_ADMITTED[count.reason].short(count.urls)).join(', ');
       lines.push(
         `${site.site}: crawl ${crawl.id} ${crawl.state}${crawl.error ? ` (${crawl.error})` : ''}: ${formatCrawlCounts(crawl.counts)}` +
