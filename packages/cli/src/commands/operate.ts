@@ -13,7 +13,7 @@ import {
 import type { PageTypeOutcome, TemplateJobResult } from '@winnow/queue';
 import type { SearchResult } from '../apiClient.js';
 import { localOperator, withOperator, type Operator } from '../operator.js';
-import { asJson, counted, listingFooter, write } from './output.js';
+import { asJson, counted, duration, listingFooter, write } from './output.js';
 import { extractionNotes } from './pages.js';
 import { openCommandRuntime, startWorkers, WORKERS } from '../pipeline.js';
 import { WORKER_NAMES, type WorkerName } from '../workerNames.js';
@@ -125,7 +125,8 @@ function formatSetting(value: unknown): string {
 /**
  * One line per site with what `sites add` can set and an operator needs to see at a glance: how
  * it is fetched, its budgets and pace, whether it may reach private addresses and reads sitemaps,
- * its seeds and the URLs it is held to (when its `allow` globs narrow it), and on a line of its own
+ * its template version with the pages a page type needs for a template and how often they are
+ * prepared again, its seeds and the URLs it is held to (when its `allow` globs narrow it), and on a line of its own
  * what this version refuses in settings an earlier one stored.
  */
 export function formatSites(sites: readonly Site[]): string {
@@ -134,9 +135,10 @@ export function formatSites(sites: readonly Site[]): string {
     .map((site) => {
       const { config } = site;
       const reach = [config.allowPrivateAddresses ? 'private addresses allowed' : 'public addresses only', config.sitemaps ? 'sitemaps' : 'no sitemaps'];
+      const schedule = config.templateEveryMs === 0 ? 'no schedule' : `every ${duration(config.templateEveryMs)}`;
       return (
         `${site.name}\t${config.render}\tmax ${config.maxPages} URLs\tconcurrency ${config.concurrency}, delay ${config.delayMs} ms\t` +
-        `${reach.join(', ')}\ttemplates v${site.templateVersion}\t${config.seeds.join(' ')}${config.allow.length > 0 ? `\tallow ${config.allow.join(' ')}` : ''}\n` +
+        `${reach.join(', ')}\ttemplates v${site.templateVersion} (min ${config.minTemplatePages} pages a type, ${schedule})\t${config.seeds.join(' ')}${config.allow.length > 0 ? `\tallow ${config.allow.join(' ')}` : ''}\n` +
         (site.configProblem ? `  not crawled until fixed (\`winnow sites update ${site.name}\`): ${site.configProblem}\n` : '')
       );
     })
