@@ -9,7 +9,8 @@ import { freePort } from '@winnow/queue/testing';
 import { crawlLog, crawlStatus, listSites, openRuntime, pipelineStatus, search, type Runtime, templateJob, waitForIdle } from '@winnow/runtime';
 import { documentIdFor } from '@winnow/search';
 import { findSite, listTemplates, siteHealthHistory } from '@winnow/storage';
-import { formatCrawlLog, formatHealthHistory, formatPreparation, formatSearch, formatSites, formatStatus, formatTemplates } from './commands/operate.js';
+import { formatCrawlLog, formatSearch, formatSites, formatStatus } from './commands/operate.js';
+import { formatHealthHistory, formatPreparation, formatTemplates } from './commands/templates.js';
 import { closeAll, startWorkers } from './pipeline.js';
 import { freshDataDir, runCli } from './testing/embeddedCli.js';
 

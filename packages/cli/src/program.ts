@@ -131,6 +131,7 @@ export function buildProgram(): Command {
     .option('--json', 'print JSON')
     .action(lazy(pages, (module) => module.pageCommand));
 
+  const templateCommands = () => import('./commands/templates.js');
   const templates = program
     .command('templates')
     .description("a site's templates: where each page type keeps its main text (the method is WINNOW_TEMPLATE_METHOD's)");
@@ -139,19 +140,19 @@ export function buildProgram(): Command {
     .description("prepare a site's templates again now, and say what became of each page type (embedded: runs here and waits)")
     .argument('<site>')
     .option('--wait', 'with workers elsewhere (a shared Redis, or WINNOW_API_URL): wait for the outcome')
-    .action(lazy(operate, (module) => module.templatesPrepareCommand));
+    .action(lazy(templateCommands, (module) => module.templatesPrepareCommand));
   templates
     .command('list')
     .description('list stored templates')
     .argument('[site]')
     .option('--json', 'print JSON')
-    .action(lazy(operate, (module) => (site: string | undefined, flags: { json?: boolean }) => module.templatesListCommand(site, flags)));
+    .action(lazy(templateCommands, (module) => (site: string | undefined, flags: { json?: boolean }) => module.templatesListCommand(site, flags)));
   templates
     .command('health')
     .description("a site's page types' health over time: pages read, share read alone, words kept, per templater run")
     .argument('<site>')
     .option('--json', 'print JSON')
-    .action(lazy(operate, (module) => (site: string, flags: { json?: boolean }) => module.templatesHealthCommand(site, flags)));
+    .action(lazy(templateCommands, (module) => (site: string, flags: { json?: boolean }) => module.templatesHealthCommand(site, flags)));
 
   program
     .command('search')
