@@ -5,16 +5,25 @@ import { startApi } from '@winnow/api';
 import { loadEnv } from '@winnow/config';
 import { serveDemoWeb } from '@winnow/demo-corpus';
 import { addSite, openRuntime } from '@winnow/runtime';
+import { storeRawPage } from '@winnow/storage';
 import { startTemplater } from '@winnow/templater';
 import { embeddedCli, runCli } from './testing/embeddedCli.js';
 
 describe('winnow templates prepare, embedded (the real CLI)', () => {
-  test("runs the preparation here and says what became of each page type; the listing explains every version's changes", async () => {
+  test("runs the preparation here and says what became of each page type (a site never crawled is refused); the listing explains every version's changes", async () => {
     const web = await serveDemoWeb(['gazette'], { articles: 8 });
     const { winnow } = await embeddedCli('templates');
     try {
       const origin = web.sites[0]?.origin;
       await winnow('sites', 'add', 'gazette', '--seed', `${origin}/`, '--allow-private', '--template-every-ms', '0', '--min-template-pages', '3');
+      await assert.rejects(winnow('templates', 'prepare', 'gazette'), (error: { code?: number; stdout?: string; stderr?: string }) => {
+        assert.deepEqual(
+          [error.code, error.stdout, error.stderr],
+          [1, '', 'winnow: gazette has no stored pages yet: crawl it first (`winnow crawl gazette`), then prepare its templates\n'],
+          'before its first crawl: said at once, without following a preparation that has nothing to read',
+        );
+        return true;
+      });
       await winnow('crawl', 'gazette');
       const listed = (await winnow('templates', 'list', 'gazette')).stdout;
       const version = /\tv(\d+) \(current\)\t/.exec(listed)?.[1];
@@ -57,6 +66,10 @@ describe('winnow templates prepare --wait, remote (the real CLI, API, queue and 
     const templater = await startTemplater(rt);
     try {
       await addSite(rt, { name: 'broken', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true, templateEveryMs: 0 });
+      // A stored page, without which the preparation would be refused before it was queued.
+      await rt.db.query(`INSERT INTO pages (site_id, url, content_hash, status) SELECT id, 'http://127.0.0.1:9/', $1, 200 FROM sites WHERE name = 'broken'`, [
+        await storeRawPage(rt.db, Buffer.from('<p>stored</p>')),
+      ]);
       // Every preparation starts by recording the current templates' health: without its table, each attempt fails.
       await rt.db.exec('ALTER TABLE template_health RENAME TO template_health_moved');
       const env = { ...process.env, WINNOW_API_URL: api.url, WINNOW_API_TOKEN: token, DATABASE_URL: '', REDIS_URL: '' };

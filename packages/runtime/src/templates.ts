@@ -1,5 +1,6 @@
 import { TEMPLATE_JOB_RESULT, type TemplateJobResult } from '@winnow/queue';
-import { type HealthRecord, listTemplates, type Site, siteHealthHistory, type TemplateSummary } from '@winnow/storage';
+import { WinnowError } from '@winnow/config';
+import { hasStoredPages, type HealthRecord, listTemplates, type Site, siteHealthHistory, type TemplateSummary } from '@winnow/storage';
 import { quoted, requireSite, SiteNotFoundError } from './operations.js';
 import type { Runtime } from './runtime.js';
 
@@ -20,9 +21,17 @@ export async function templateHealthHistory(rt: Runtime, name: string): Promise<
   return siteHealthHistory(rt.db, site.id);
 }
 
-/** Queues an analyst's template preparation of the site; returns the site and the job's id, by which `templateJob` follows it. */
+/**
+ * Queues an analyst's template preparation of the site; returns the site and the job's id, by which
+ * `templateJob` follows it. A site with no stored page (never crawled, or nothing stored yet) is
+ * refused as a conflict with its state: the preparation would find nothing, and say only that no
+ * page type has enough pages.
+ */
 export async function requestTemplates(rt: Runtime, name: string): Promise<{ site: Site; job: string }> {
   const site = await requireSite(rt, name);
+  if (!(await hasStoredPages(rt.db, site.id))) {
+    throw new WinnowError('conflict', `${site.name} has no stored pages yet: crawl it first (\`winnow crawl ${site.name}\`), then prepare its templates`);
+  }
   const job = await rt.queues.add('template', { siteId: site.id, reason: 'manual' });
   return { site, job };
 }

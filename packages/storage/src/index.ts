@@ -56,6 +56,7 @@ export {
 export {
   findPage,
   findPageByUrl,
+  hasStoredPages,
   listStoredPages,
   markPageGone,
   pagePresence,

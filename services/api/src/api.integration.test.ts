@@ -40,6 +40,15 @@ function caller(app: FastifyInstance) {
   };
 }
 
+/** Gives a site a page with a stored body: what a template preparation needs. */
+async function storePage(rt: Runtime, site: string, url: string): Promise<void> {
+  const hash = await storeRawPage(rt.db, Buffer.from(`<p>${url}</p>`));
+  await rt.db.query(
+    `INSERT INTO pages (id, site_id, url, content_hash, status) VALUES ((SELECT max(id) + 1 FROM pages), (SELECT id FROM sites WHERE name = $1), $2, $3, 200)`,
+    [site, url, hash],
+  );
+}
+
 /** Every operator endpoint, in an order where each answers 2xx to an operate token. */
 const OPERATOR_CALLS: readonly [string, string, unknown?][] = [
   ['GET', '/sites'],
@@ -52,7 +61,7 @@ const OPERATOR_CALLS: readonly [string, string, unknown?][] = [
   ['GET', '/sites/doors/crawl/log'],
   ['GET', '/sites/doors/pages'],
   ['POST', '/sites/doors/crawl/stop'],
-  ['POST', '/sites/doors/templates'],
+  ['POST', '/sites/news/templates'],
   ['GET', '/sites/doors/templates/health'],
   ['GET', '/templates'],
   ['GET', '/templates?site=doors'],
@@ -87,6 +96,7 @@ describe('the HTTP API', () => {
     for (const [i, doc] of documents.entries()) {
       await rt.db.query(`INSERT INTO pages (id, site_id, url) VALUES ($1, $2, $3)`, [i + 1, site?.id, doc.url]);
     }
+    await storePage(rt, 'news', 'http://127.0.0.1:9/stored.html');
     await rt.search.upsert(
       documents.map((doc, i) => ({ ...doc, docId: documentIdFor('news', doc.url), pageId: i + 1, site: 'news', templateVersion: 1, extractedAt: new Date() })),
     );
@@ -346,8 +356,15 @@ describe('the HTTP API', () => {
     await call('DELETE', '/sites/twin');
   });
 
-  test("a template preparation answers with its job, which can be followed; another site's job or an unknown one is a 404", async () => {
+  test("a template preparation answers with its job, which can be followed (a site with no stored page is a 409); another site's job or an unknown one is a 404", async () => {
     await addSite(rt, { name: 'prepared', seeds: ['http://127.0.0.1:9/'], templateEveryMs: 0, allowPrivateAddresses: true });
+    const uncrawled = await call('POST', '/sites/prepared/templates');
+    assert.deepEqual(
+      [uncrawled.status, uncrawled.body],
+      [409, { error: 'prepared has no stored pages yet: crawl it first (`winnow crawl prepared`), then prepare its templates' }],
+      'nothing to prepare from',
+    );
+    await storePage(rt, 'prepared', 'http://127.0.0.1:9/a.html');
     const queued = await call('POST', '/sites/prepared/templates');
     assert.equal(queued.status, 202);
     assert.deepEqual({ ...queued.body, job: typeof queued.body.job }, { site: 'prepared', queued: true, job: 'string' });
