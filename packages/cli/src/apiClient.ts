@@ -1,6 +1,17 @@
 import type { ApiToken, TokenScope } from '@winnow/config';
-import type { CrawlLogPage, CrawlLogParams, PipelineStatus, SearchParams, search, SitePages, SitePagesParams, TemplateJob } from '@winnow/runtime';
-import type { Crawl, HealthRecord, PageExtraction, Site, TemplateSummary } from '@winnow/storage';
+import type {
+  CrawlLogPage,
+  CrawlLogParams,
+  HealthHistoryPage,
+  HealthHistoryParams,
+  PipelineStatus,
+  SearchParams,
+  search,
+  SitePages,
+  SitePagesParams,
+  TemplateJob,
+} from '@winnow/runtime';
+import type { Crawl, PageExtraction, Site, TemplateSummary } from '@winnow/storage';
 
 /** What a search returns, in-process or through the API. */
 export type SearchResult = Awaited<ReturnType<typeof search>>;
@@ -121,8 +132,13 @@ export class ApiClient {
     return this.field<TemplateSummary[]>(await this.request('operate', 'GET', `templates${query}`), 'templates');
   }
 
-  async templateHealth(name: string): Promise<HealthRecord[]> {
-    return this.field<HealthRecord[]>(await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/templates/health`), 'history');
+  /** `GET /sites/:name/templates/health`: the site's health records, newest first, paged. */
+  async templateHealth(name: string, params: HealthHistoryParams): Promise<HealthHistoryPage> {
+    const query = new URLSearchParams();
+    for (const key of ['since', 'page', 'size'] as const) if (params[key] !== undefined) query.set(key, String(params[key]));
+    const history = await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/templates/health?${query}`);
+    this.field(history, 'entries');
+    return history as HealthHistoryPage;
   }
 
   async search(params: SearchParams): Promise<SearchResult> {

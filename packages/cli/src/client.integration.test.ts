@@ -6,9 +6,20 @@ import { startApi, type ApiService } from '@winnow/api';
 import { loadEnv } from '@winnow/config';
 import { serveDemoWeb, type DemoWeb } from '@winnow/demo-corpus';
 import { freePort } from '@winnow/queue/testing';
-import { crawlLog, crawlStatus, listSites, openRuntime, pipelineStatus, search, type Runtime, templateJob, waitForIdle } from '@winnow/runtime';
+import {
+  crawlLog,
+  crawlStatus,
+  listSites,
+  openRuntime,
+  pipelineStatus,
+  search,
+  type Runtime,
+  templateHealthHistory,
+  templateJob,
+  waitForIdle,
+} from '@winnow/runtime';
 import { documentIdFor } from '@winnow/search';
-import { findSite, listTemplates, siteHealthHistory } from '@winnow/storage';
+import { findSite, listTemplates } from '@winnow/storage';
 import { formatCrawlLog, formatSearch, formatSites, formatStatus } from './commands/operate.js';
 import { formatHealthHistory, formatPreparation, formatTemplates } from './commands/templates.js';
 import { closeAll, startWorkers } from './pipeline.js';
@@ -180,9 +191,16 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
         `^gazette: templates unchanged \\(version ${version} kept\\)\n(  \\S+\\t\\d+ pages?\\t(unchanged \\(version ${version} kept\\)|no template: .*)\n)+$`,
       ),
     );
-    const history = await siteHealthHistory(rt.db, (await findSite(rt.db, 'gazette'))?.id ?? 0);
-    assert.ok(history.length > 0, 'the templater recorded the health of the templates before its run');
+    const history = await templateHealthHistory(rt, 'gazette');
+    assert.ok(history.total > 0, 'the templater recorded the health of the templates before its run');
     assert.equal((await winnow(OPERATE, 'templates', 'health', 'gazette')).stdout, formatHealthHistory(history));
+    const newest = await templateHealthHistory(rt, 'gazette', { since: '2000-01-01', size: 1 });
+    assert.equal(newest.entries.length, 1);
+    assert.equal(
+      (await winnow(OPERATE, 'templates', 'health', 'gazette', '--since', '2000-01-01', '--size', '1', '--json')).stdout,
+      `${JSON.stringify(newest, null, 2)}\n`,
+      'paged and narrowed through the API as in-process',
+    );
     const queued = await winnow(OPERATE, 'crawl', 'news');
     const queuedId = (await crawlStatus(rt, 'news'))?.id;
     assert.equal(queued.stdout, `crawl ${queuedId} of news queued; follow it with \`winnow status\`\n`);

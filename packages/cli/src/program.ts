@@ -149,10 +149,20 @@ export function buildProgram(): Command {
     .action(lazy(templateCommands, (module) => (site: string | undefined, flags: { json?: boolean }) => module.templatesListCommand(site, flags)));
   templates
     .command('health')
-    .description("a site's page types' health over time: pages read, share read alone, words kept, per templater run")
+    .description(
+      "a site's page types' health over time, newest first: pages read, share read alone, words kept (recorded by a templater run when they changed)",
+    )
     .argument('<site>')
+    .option('--since <time>', 'only records from this ISO 8601 date (2026-05-01) or time with its zone (2026-05-01T12:00:00Z) on')
+    .option('--page <n>', 'page of the listing, from 1', positiveInteger)
+    .option('--size <n>', `records per page (at most ${MAX_PAGE_SIZE}; default 50)`, pageSize)
     .option('--json', 'print JSON')
-    .action(lazy(templateCommands, (module) => (site: string, flags: { json?: boolean }) => module.templatesHealthCommand(site, flags)));
+    .action(
+      lazy(
+        templateCommands,
+        (module) => (site: string, flags: { since?: string; page?: number; size?: number; json?: boolean }) => module.templatesHealthCommand(site, flags),
+      ),
+    );
 
   program
     .command('search')

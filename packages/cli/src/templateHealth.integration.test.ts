@@ -6,7 +6,7 @@ import { loadEnv } from '@winnow/config';
 import { type DemoPage, demoSite, serveDemoWeb } from '@winnow/demo-corpus';
 import { lcsF1 } from '@winnow/eval';
 import { addSite, openRuntime, requestTemplates, type Runtime, siteTemplates, startCrawl, waitForIdle } from '@winnow/runtime';
-import { findCrawl, findSite, siteHealthHistory } from '@winnow/storage';
+import { findCrawl, findSite, recordTemplateHealth, siteHealthHistory } from '@winnow/storage';
 import { closeAll, startWorkers } from './pipeline.js';
 
 async function extractions(rt: Runtime): Promise<{ path: string; main_text: string; read_alone: boolean; runs: number; template_version: number | null }[]> {
@@ -21,7 +21,7 @@ function meanLcs(rows: readonly { path: string; main_text: string }[], gold: Rea
 }
 
 describe('templates that follow their site (the pipeline method, embedded)', () => {
-  test("preparing again from the same pages stores no new version; only an analyst's run re-extracts, and only the pages an earlier version read", async () => {
+  test("preparing again from the same pages stores no new version; only an analyst's run re-extracts, and only the pages an earlier version read; health is recorded when it changed", async () => {
     const web = await serveDemoWeb(['gazette'], { articles: 24 });
     const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
     const services = await startWorkers(rt);
@@ -57,13 +57,40 @@ describe('templates that follow their site (the pipeline method, embedded)', () 
         prepared.map((row) => row.runs),
         'no page extracted again after the crawl',
       );
-      const history = await siteHealthHistory(rt.db, (await findSite(rt.db, 'gazette'))?.id ?? 0);
+      const siteId = (await findSite(rt.db, 'gazette'))?.id ?? 0;
+      const recorded = async () => (await siteHealthHistory(rt.db, siteId, { offset: 0, limit: 1000 })).entries;
+      const history = await recorded();
       const articles = history.filter((record) => record.cluster === '/articles/:n.html' && record.version === version);
-      assert.ok(articles.length >= 2, 'each run records the health of the current page types');
+      assert.ok(articles.length >= 1, 'the runs recorded the health of the current page types');
       assert.ok(
         articles.every((health) => health.pages >= site.pages.length / 2 && health.readAlone === 0 && health.meanWords > 20),
         JSON.stringify(articles),
       );
+      // Runs that find the figures and the template unchanged (a schedule firing on a site left alone) store nothing.
+      await recordTemplateHealth(rt.db, siteId);
+      await recordTemplateHealth(rt.db, siteId);
+      assert.deepEqual(await recorded(), history, 'no row for figures already recorded');
+      for (const cluster of new Set(history.map((record) => record.cluster))) {
+        const figures = history
+          .filter((record) => record.cluster === cluster)
+          .map(({ version, pages, readAlone, meanWords }) => JSON.stringify([version, pages, readAlone, meanWords]));
+        assert.ok(
+          figures.every((row, i) => row !== figures[i + 1]),
+          `no two consecutive records of a page type alike: ${figures.join(' ')}`,
+        );
+      }
+      // A figure that changed is recorded, at once and once.
+      await rt.db.query(
+        `UPDATE extractions SET word_count = word_count + 1000 WHERE page_id = (SELECT min(p.id) FROM pages p JOIN extractions e ON e.page_id = p.id
+           WHERE p.site_id = $1 AND p.url LIKE '%/articles/%' AND e.template_version IS NOT NULL)`,
+        [siteId],
+      );
+      await recordTemplateHealth(rt.db, siteId);
+      await recordTemplateHealth(rt.db, siteId);
+      const [latest, ...older] = await recorded();
+      assert.deepEqual(older, history, 'the earlier records stay');
+      assert.equal(latest?.cluster, '/articles/:n.html');
+      assert.ok((latest?.meanWords ?? 0) > (articles[0]?.meanWords ?? 0), `mean words grew: ${JSON.stringify(latest)}`);
     } finally {
       await closeAll(services);
       await rt.close();

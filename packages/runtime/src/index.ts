@@ -29,7 +29,16 @@ export {
   type SiteStatus,
 } from './operations.js';
 export { PAGES_PAGE_SIZE, PageNotFoundError, type PageParams, pageExtraction, type SitePages, type SitePagesParams, sitePages } from './pages.js';
-export { requestTemplates, siteTemplates, type TemplateJob, templateHealthHistory, templateJob } from './templates.js';
+export {
+  HEALTH_PAGE_SIZE,
+  type HealthHistoryPage,
+  type HealthHistoryParams,
+  requestTemplates,
+  siteTemplates,
+  type TemplateJob,
+  templateHealthHistory,
+  templateJob,
+} from './templates.js';
 export { keepPageFailure, runStandalone, type Service, serve } from './service.js';
 export { isUnavailable, whileUnavailable } from './retry.js';
 export { CpuPool } from './cpu/pool.js';

@@ -1,7 +1,7 @@
 import { TEMPLATE_JOB_RESULT, type TemplateJobResult } from '@winnow/queue';
 import { WinnowError } from '@winnow/config';
 import { hasStoredPages, type HealthRecord, listTemplates, type Site, siteHealthHistory, type TemplateSummary } from '@winnow/storage';
-import { quoted, requireSite, SiteNotFoundError } from './operations.js';
+import { InvalidRequestError, paging, quoted, requireSite, SiteNotFoundError } from './operations.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -15,10 +15,47 @@ export async function siteTemplates(rt: Runtime, name?: string): Promise<Templat
   return listTemplates(rt.db, name);
 }
 
-/** A site's page types' recorded health over time (the templater records it on every run). */
-export async function templateHealthHistory(rt: Runtime, name: string): Promise<HealthRecord[]> {
+export interface HealthHistoryParams {
+  /** Only records measured at or after this time: an ISO 8601 date (`2026-05-01`, midnight UTC) or time with its zone (`2026-05-01T12:00:00Z`). */
+  since?: string | undefined;
+  page?: number | undefined;
+  size?: number | undefined;
+}
+
+/** One page of a site's health records, with what was asked (so that a reader knows what it is a page of). */
+export interface HealthHistoryPage {
+  site: string;
+  /** The `since` asked for, as an ISO 8601 time; null for every record. */
+  since: string | null;
+  page: number;
+  size: number;
+  total: number;
+  entries: HealthRecord[];
+}
+
+export const HEALTH_PAGE_SIZE = 50;
+
+/** A date, or a date and time with its zone: a time without one would be read in whatever zone the server runs. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+function sinceTime(since: string): Date {
+  const time = ISO_TIME.test(since) ? new Date(since) : undefined;
+  if (!time || Number.isNaN(time.getTime())) {
+    throw new InvalidRequestError(`since must be an ISO 8601 date (2026-05-01) or time with its zone (2026-05-01T12:00:00Z), not ${quoted(since)}`);
+  }
+  return time;
+}
+
+/**
+ * A site's page types' recorded health, newest first, one page of it (`page` from 1): the
+ * templater records a page type's figures when they or its template changed since its last record.
+ */
+export async function templateHealthHistory(rt: Runtime, name: string, params: HealthHistoryParams = {}): Promise<HealthHistoryPage> {
   const site = await requireSite(rt, name);
-  return siteHealthHistory(rt.db, site.id);
+  const since = params.since === undefined ? undefined : sinceTime(params.since);
+  const { page, size } = paging(params, HEALTH_PAGE_SIZE);
+  const { total, entries } = await siteHealthHistory(rt.db, site.id, { since, offset: (page - 1) * size, limit: size });
+  return { site: site.name, since: since?.toISOString() ?? null, page, size, total, entries };
 }
 
 /**

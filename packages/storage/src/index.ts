@@ -79,6 +79,7 @@ export {
   currentTemplates,
   currentTemplateShapes,
   findTemplate,
+  type HealthQuery,
   type HealthRecord,
   siteHealthHistory,
   insertTemplateVersion,

@@ -119,7 +119,7 @@ function clientError(error: NodeJS.ErrnoException, socket: Duplex): void {
  * extractions (`readAlone`, `empty`, `warnings`: `true` or `false`; `pageType`, `page`, `size`) and
  * `/pages?url=` one page's in full (`site` when two sites crawled the URL), `/sites/:name/templates` prepare (a
  * job id) and `/sites/:name/templates/jobs/:id` that job's state and outcome,
- * `/sites/:name/templates/health` its page types' health over time, `/templates` list,
+ * `/sites/:name/templates/health` its page types' health over time (`since`, `page`, `size`), `/templates` list,
  * `/status`. The search engine (any token, or none while none is configured): `/search?q=` (a
  * quoted phrase is an exact phrase; `site`, `page`, `size`). Open: `/health` answers while the
  * process runs; `/ready` only when the database, Redis and the search index answer.
@@ -262,9 +262,15 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
   app.get<{ Params: { name: string; id: string } }>('/sites/:name/templates/jobs/:id', async (request) => ({
     job: await templateJob(rt, request.params.name, request.params.id),
   }));
-  app.get<{ Params: { name: string } }>('/sites/:name/templates/health', async (request) => ({
-    history: await templateHealthHistory(rt, request.params.name),
-  }));
+  app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/templates/health', async (request) => {
+    knownParams(request.query, ['since', 'page', 'size']);
+    const { since, page, size } = request.query;
+    return templateHealthHistory(rt, request.params.name, {
+      since: stringParam(since, 'since'),
+      page: integerParam(page, 'page'),
+      size: integerParam(size, 'size'),
+    });
+  });
   app.get<{ Querystring: Record<string, unknown> }>('/templates', async (request) => {
     knownParams(request.query, ['site']);
     return { templates: await siteTemplates(rt, siteParam(request.query.site)) };

@@ -1,7 +1,8 @@
 import type { PageTypeOutcome, TemplateJobResult } from '@winnow/queue';
-import type { HealthRecord, TemplateSummary } from '@winnow/storage';
+import type { HealthHistoryPage } from '@winnow/runtime';
+import type { TemplateSummary } from '@winnow/storage';
 import { withOperator } from '../operator.js';
-import { asJson, counted, write } from './output.js';
+import { asJson, counted, listingFooter, write } from './output.js';
 
 /**
  * `winnow templates …`: an analyst's view of a site's templates — a preparation now and what became
@@ -101,21 +102,28 @@ export async function templatesListCommand(site: string | undefined, flags: { js
   });
 }
 
-/** A site's page types' health over time: one line per run of the templater, grouped by page type. */
-export function formatHealthHistory(history: readonly HealthRecord[]): string {
-  if (history.length === 0)
-    return 'no health recorded yet: each templater run records the health of the templates it finds in use, from the run after the first templates on\n';
-  return history
-    .map((record) => {
-      const alone = record.pages === 0 ? 0 : Math.round((100 * record.readAlone) / record.pages);
-      return `${record.cluster}\tv${record.version}\t${new Date(record.measuredAt).toISOString()}\t${record.pages} pages read, ${alone}% alone, ${Math.round(record.meanWords)} words on average\n`;
-    })
-    .join('');
+/**
+ * A site's page types' health records, newest first: one line per record (a page type's figures
+ * when they or its template changed), then what the listing is of and where this page of it is.
+ */
+export function formatHealthHistory(history: HealthHistoryPage): string {
+  const scope = `health records of ${history.site}${history.since === null ? '' : ` since ${history.since}`}`;
+  if (history.total === 0) {
+    return history.since === null
+      ? 'no health recorded yet: each templater run records the health of the templates it finds in use, from the run after the first templates on\n'
+      : `no ${scope}\n`;
+  }
+  const lines = history.entries.map((record) => {
+    const alone = record.pages === 0 ? 0 : Math.round((100 * record.readAlone) / record.pages);
+    return `${record.cluster}\tv${record.version}\t${new Date(record.measuredAt).toISOString()}\t${record.pages} pages read, ${alone}% alone, ${Math.round(record.meanWords)} words on average\n`;
+  });
+  return `${lines.join('')}${listingFooter(scope, history)}`;
 }
 
-export async function templatesHealthCommand(site: string, flags: { json?: boolean }): Promise<void> {
+export async function templatesHealthCommand(site: string, flags: { since?: string; page?: number; size?: number; json?: boolean }): Promise<void> {
+  const { json, ...params } = flags;
   await withOperator(async (operator) => {
-    const history = await operator.templateHealth(site);
-    write(flags.json ? asJson(history) : formatHealthHistory(history));
+    const history = await operator.templateHealth(site, params);
+    write(json ? asJson(history) : formatHealthHistory(history));
   });
 }
