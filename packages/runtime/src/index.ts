@@ -43,3 +43,4 @@ export { keepPageFailure, runStandalone, type Service, serve } from './service.j
 export { isUnavailable, whileUnavailable } from './retry.js';
 export { CpuPool } from './cpu/pool.js';
 export type { ExtractTask, PrepareTask } from './cpu/tasks.js';
+export { type ComparedTemplate, templateChanges } from './templateChanges.js';
