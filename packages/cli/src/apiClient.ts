@@ -9,7 +9,10 @@ import type {
   search,
   SitePages,
   SitePagesParams,
+  TemplateDiff,
+  TemplateDiffParams,
   TemplateJob,
+  TemplateVersionView,
 } from '@winnow/runtime';
 import type { Crawl, PageExtraction, Site, TemplateSummary } from '@winnow/storage';
 
@@ -130,6 +133,24 @@ export class ApiClient {
   async listTemplates(site?: string): Promise<TemplateSummary[]> {
     const query = site === undefined ? '' : `?site=${encodeURIComponent(site)}`;
     return this.field<TemplateSummary[]>(await this.request('operate', 'GET', `templates${query}`), 'templates');
+  }
+
+  /** `GET /sites/:name/templates/versions/:version`: one version's templates in full (`current` when no version is given). */
+  async templateVersion(name: string, params: { version?: number | undefined; pageType?: string | undefined }): Promise<TemplateVersionView> {
+    const query = new URLSearchParams();
+    if (params.pageType !== undefined) query.set('pageType', params.pageType);
+    const view = await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/templates/versions/${params.version ?? 'current'}?${query}`);
+    this.field(view, 'templates');
+    return view as TemplateVersionView;
+  }
+
+  /** `GET /sites/:name/templates/diff`: what changed between two versions. */
+  async templateDiff(name: string, params: TemplateDiffParams): Promise<TemplateDiff> {
+    const query = new URLSearchParams();
+    for (const key of ['from', 'to', 'pageType'] as const) if (params[key] !== undefined) query.set(key, String(params[key]));
+    const diff = await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/templates/diff?${query}`);
+    this.field(diff, 'pageTypes');
+    return diff as TemplateDiff;
   }
 
   /** `GET /sites/:name/templates/health`: the site's health records, newest first, paged. */

@@ -14,14 +14,16 @@ import {
   pipelineStatus,
   search,
   type Runtime,
+  templateDiff,
   templateHealthHistory,
   templateJob,
+  templateVersion,
   waitForIdle,
 } from '@winnow/runtime';
 import { documentIdFor } from '@winnow/search';
 import { findSite, listTemplates } from '@winnow/storage';
 import { formatCrawlLog, formatSearch, formatSites, formatStatus } from './commands/operate.js';
-import { formatHealthHistory, formatPreparation, formatTemplates } from './commands/templates.js';
+import { formatHealthHistory, formatPreparation, formatTemplateDiff, formatTemplates, formatTemplateVersion } from './commands/templates.js';
 import { closeAll, startWorkers } from './pipeline.js';
 import { freshDataDir, runCli } from './testing/embeddedCli.js';
 
@@ -162,6 +164,16 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     const templates = await listTemplates(rt.db, 'gazette');
     assert.ok(templates.length > 0, 'the crawl ended with templates');
     assert.equal((await winnow(OPERATE, 'templates', 'list', 'gazette')).stdout, formatTemplates(templates));
+    assert.equal((await winnow(OPERATE, 'templates', 'show', 'gazette')).stdout, formatTemplateVersion(await templateVersion(rt, 'gazette')));
+    const [oldest] = templates.slice(-1);
+    const showOldest = ['templates', 'show', 'gazette', '--version', '1', '--page-type', oldest?.cluster ?? '', '--json'];
+    assert.equal(
+      (await winnow(OPERATE, ...showOldest)).stdout,
+      `${JSON.stringify(await templateVersion(rt, 'gazette', { version: 1, pageType: oldest?.cluster }), null, 2)}\n`,
+    );
+    const diff = await templateDiff(rt, 'gazette', { from: 1 });
+    assert.equal((await winnow(OPERATE, 'templates', 'diff', 'gazette', '1')).stdout, formatTemplateDiff(diff));
+    assert.equal((await winnow(OPERATE, 'templates', 'diff', 'gazette', '1', String(diff.to), '--json')).stdout, `${JSON.stringify(diff, null, 2)}\n`);
     // An analyst's run after the crawl's: it records the health of the templates the crawl left
     // (whether the crawl itself had templates before its end depends on how fast it went).
     const queuedJob = await winnow(OPERATE, 'templates', 'prepare', 'gazette');

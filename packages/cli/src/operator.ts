@@ -17,8 +17,13 @@ import {
   type SitePages,
   type SitePagesParams,
   siteTemplates,
+  type TemplateDiff,
+  templateDiff,
+  type TemplateDiffParams,
   templateHealthHistory,
   templateJob,
+  templateVersion,
+  type TemplateVersionView,
   startCrawl,
   stopCrawl,
   updateSite,
@@ -63,6 +68,10 @@ export interface Operator {
   requestTemplates(name: string): Promise<string>;
   templateJob(name: string, id: string): Promise<TemplateJob>;
   listTemplates(site?: string): Promise<TemplateSummary[]>;
+  /** One version of the site's templates in full, the current one unless `version` is given (`templateVersion`). */
+  templateVersion(site: string, params: { version?: number | undefined; pageType?: string | undefined }): Promise<TemplateVersionView>;
+  /** What changed in the site's templates between two versions (`templateDiff`). */
+  templateDiff(site: string, params: TemplateDiffParams): Promise<TemplateDiff>;
   /** The site's page types' health records, newest first, paged (`templateHealthHistory`). */
   templateHealth(site: string, params: HealthHistoryParams): Promise<HealthHistoryPage>;
   search(params: SearchParams): Promise<SearchResult>;
@@ -88,6 +97,8 @@ export function localOperator(rt: Runtime): Operator {
     requestTemplates: async (name) => (await requestTemplates(rt, name)).job,
     templateJob: (name, id) => templateJob(rt, name, id),
     listTemplates: (site) => siteTemplates(rt, site),
+    templateVersion: (site, params) => templateVersion(rt, site, params),
+    templateDiff: (site, params) => templateDiff(rt, site, params),
     templateHealth: (site, params) => templateHealthHistory(rt, site, params),
     search: (params) => search(rt, params),
     status: () => pipelineStatus(rt),
@@ -122,6 +133,8 @@ export function remoteOperator(client: ApiClient): Operator {
     requestTemplates: (name) => client.requestTemplates(name),
     templateJob: (name, id) => client.templateJob(name, id),
     listTemplates: (site) => client.listTemplates(site),
+    templateVersion: (site, params) => client.templateVersion(site, params),
+    templateDiff: (site, params) => client.templateDiff(site, params),
     templateHealth: (site, params) => client.templateHealth(site, params),
     search: (params) => client.search(params),
     status: () => client.status(),

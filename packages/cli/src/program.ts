@@ -148,6 +148,25 @@ export function buildProgram(): Command {
     .option('--json', 'print JSON')
     .action(lazy(templateCommands, (module) => (site: string | undefined, flags: { json?: boolean }) => module.templatesListCommand(site, flags)));
   templates
+    .command('show')
+    .description(
+      "one version of a site's templates in full (the current one by default): per page type its URL patterns, when and from how many pages it was prepared, what it changed, its health, and per layout the block paths it keeps and what it drops",
+    )
+    .argument('<site>')
+    .option('--page-type <type>', 'only this page type (as `templates list` names it)')
+    .option('--version <n>', "this version of the site's templates (default: the current one)", positiveInteger)
+    .option('--json', 'print JSON')
+    .action(lazy(templateCommands, (module) => module.templatesShowCommand));
+  templates
+    .command('diff')
+    .description("what changed in a site's templates between two versions, per page type: content paths added and removed, and the other fields that differ")
+    .argument('<site>')
+    .argument('<from>', 'the version compared with', positiveInteger)
+    .argument('[to]', 'the version compared (default: the current one)', positiveInteger)
+    .option('--page-type <type>', 'only this page type (as `templates list` names it)')
+    .option('--json', 'print JSON')
+    .action(lazy(templateCommands, (module) => module.templatesDiffCommand));
+  templates
     .command('health')
     .description(
       "a site's page types' health over time, newest first: pages read, share read alone, words kept (recorded by a templater run when they changed)",

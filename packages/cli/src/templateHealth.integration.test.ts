@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { type DemoPage, demoSite, serveDemoWeb } from '@winnow/demo-corpus';
 import { lcsF1 } from '@winnow/eval';
-import { addSite, openRuntime, requestTemplates, type Runtime, siteTemplates, startCrawl, waitForIdle } from '@winnow/runtime';
+import { addSite, openRuntime, requestTemplates, type Runtime, siteTemplates, startCrawl, templateDiff, templateVersion, waitForIdle } from '@winnow/runtime';
 import { findCrawl, findSite, recordTemplateHealth, siteHealthHistory } from '@winnow/storage';
 import { closeAll, startWorkers } from './pipeline.js';
 
@@ -128,7 +128,7 @@ describe('templates that follow their site (the pipeline method, embedded)', () 
     }
   });
 
-  test('a redesign after the templates were prepared is noticed: a new version, without waiting for the schedule', async () => {
+  test('a redesign after the templates were prepared is noticed: a new version, without waiting for the schedule; the diff across it names the paths it changed', async () => {
     let pages: DemoPage[] = demoSite('ledger', { articles: 30 }).pages;
     // A slow server, so that the recrawl takes long enough for the extractor to notice the redesign before it ends.
     const server = createServer((request, response) => {
@@ -172,6 +172,28 @@ describe('templates that follow their site (the pipeline method, embedded)', () 
         changes.some((change) => change?.pathsRemoved.some((path) => path.includes('.TABLE.'))),
         JSON.stringify(changes),
       );
+      // The diff between two versions says what each version recorded against the one before, by the same rules.
+      for (const template of templates.filter((candidate) => candidate.version > 1 && candidate.changes?.since === candidate.version - 1)) {
+        const diff = await templateDiff(rt, 'redesigned', { from: template.version - 1, to: template.version, pageType: template.cluster });
+        const { pathsAdded, pathsRemoved, alsoChanged } = template.changes ?? {};
+        assert.deepEqual(diff.pageTypes, [{ cluster: template.cluster, outcome: diff.pageTypes[0]?.outcome, pathsAdded, pathsRemoved, alsoChanged }]);
+        assert.ok(diff.pageTypes[0]?.outcome === 'unchanged' || diff.pageTypes[0]?.outcome === 'changed', JSON.stringify(diff));
+      }
+      // Across the redesign at once: the new design's paths are added, the old one's removed.
+      const across = await templateDiff(rt, 'redesigned', { from: first, pageType: '/articles/:n.html' });
+      assert.ok(
+        across.pageTypes[0]?.pathsAdded.some((path) => path.includes('.MAIN.')),
+        JSON.stringify(across),
+      );
+      assert.ok(
+        across.pageTypes[0]?.pathsRemoved.some((path) => path.includes('.TABLE.')),
+        JSON.stringify(across),
+      );
+      const shown = await templateVersion(rt, 'redesigned', { pageType: '/articles/:n.html' });
+      const [articles] = shown.templates;
+      assert.ok(shown.current && articles && articles.layouts.length > 0, JSON.stringify(shown));
+      assert.deepEqual(articles.contentPaths, [...new Set(articles.layouts.flatMap((layout) => layout.contentPaths))].sort());
+      assert.ok(articles.health.pages > 0, 'its pages were read');
       const gold = new Map(pages.map((page) => [page.path, page.gold]));
       const rows = (await extractions(rt)).filter((row) => row.path.startsWith('/articles/'));
       assert.ok(

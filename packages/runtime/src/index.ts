@@ -44,3 +44,12 @@ export { isUnavailable, whileUnavailable } from './retry.js';
 export { CpuPool } from './cpu/pool.js';
 export type { ExtractTask, PrepareTask } from './cpu/tasks.js';
 export { type ComparedTemplate, templateChanges } from './templateChanges.js';
+export {
+  type PageTypeDiff,
+  type TemplateDetail,
+  type TemplateDiff,
+  templateDiff,
+  type TemplateDiffParams,
+  templateVersion,
+  type TemplateVersionView,
+} from './templateVersions.js';

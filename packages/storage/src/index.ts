@@ -92,6 +92,8 @@ export {
   templateHealth,
   type TemplateShape,
   type TemplateSummary,
+  templatesOfVersion,
+  type TemplateWithHealth,
   sitePageTypes,
 } from './templates.js';
 export {

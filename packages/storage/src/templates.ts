@@ -206,6 +206,19 @@ function toHealth(row: HealthRow): TemplateHealth {
   return { pages: row.pages, readAlone: row.read_alone, meanWords: row.mean_words };
 }
 
+/** A stored template with its page type's health now. */
+export type TemplateWithHealth = StoredTemplate & { health: TemplateHealth };
+
+/** The templates of one version of the site (bodies included), by page type, each with its health now; none when the site has no such version. */
+export async function templatesOfVersion(db: Queryable, siteId: number, version: number): Promise<TemplateWithHealth[]> {
+  const rows = await db.query<TemplateRow & HealthRow>(
+    `SELECT ${COLUMNS}, h.pages, h.read_alone, h.mean_words
+       FROM templates t, LATERAL (${HEALTH_OF_TEMPLATE}) h WHERE t.site_id = $1 AND t.version = $2 ORDER BY t.cluster`,
+    [siteId, version],
+  );
+  return rows.map((row) => ({ ...toTemplate(row), health: toHealth(row) }));
+}
+
 /** One template's health now. */
 export async function templateHealth(db: Queryable, templateId: number): Promise<TemplateHealth> {
   const rows = await db.query<HealthRow>(`SELECT h.* FROM templates t, LATERAL (${HEALTH_OF_TEMPLATE}) h WHERE t.id = $1`, [templateId]);

@@ -1,6 +1,7 @@
 import type { PageTypeOutcome, TemplateJobResult } from '@winnow/queue';
-import type { HealthHistoryPage } from '@winnow/runtime';
-import type { TemplateSummary } from '@winnow/storage';
+import type { TemplateLayoutOutline } from '@winnow/extract';
+import type { HealthHistoryPage, TemplateDiff, TemplateVersionView } from '@winnow/runtime';
+import type { TemplateChanges, TemplateHealth, TemplateSummary } from '@winnow/storage';
 import { withOperator } from '../operator.js';
 import { asJson, counted, listingFooter, write } from './output.js';
 
@@ -73,23 +74,27 @@ function changeSummary(since: number, added: number, removed: number, alsoChange
   return alsoChanged.length === 0 ? paths : `${paths}; changed: ${alsoChanged.join(', ')}`;
 }
 
+/** A template's health now, as `templates list` and `templates show` say it. */
+function healthSummary(health: TemplateHealth): string {
+  if (health.pages === 0) return 'no pages read yet';
+  return `${health.pages} pages read, ${Math.round((100 * health.readAlone) / health.pages)}% alone, ${Math.round(health.meanWords)} words on average`;
+}
+
+/** What a stored version changed in a page type's template against the version before; null for a site's first version. */
+function storedChanges(changes: TemplateChanges | null): string | null {
+  if (!changes) return null;
+  if (changes.since === null) return 'new page type';
+  return changeSummary(changes.since, changes.pathsAdded.length, changes.pathsRemoved.length, changes.alsoChanged);
+}
+
 export function formatTemplates(templates: readonly TemplateSummary[]): string {
   if (templates.length === 0) return "no templates yet: a page type gets one once it has the site's minTemplatePages stored pages\n";
   return templates
     .map((t) => {
-      const health =
-        t.health.pages === 0
-          ? 'no pages read yet'
-          : `${t.health.pages} pages read, ${Math.round((100 * t.health.readAlone) / t.health.pages)}% alone, ${Math.round(t.health.meanWords)} words on average`;
-      const { changes } = t;
-      const since = !changes
-        ? ''
-        : changes.since === null
-          ? ', new page type'
-          : `, ${changeSummary(changes.since, changes.pathsAdded.length, changes.pathsRemoved.length, changes.alsoChanged)}`;
+      const changes = storedChanges(t.changes);
       return (
         `${t.site}\tv${t.version}${t.current ? ' (current)' : ''}\t${t.cluster}\t${t.method}: ${t.pageCount} pages, ${t.sampleSize} sampled, ` +
-        `${t.layouts} layout(s), ${t.contentPaths} content paths${since}\t${health}\t${t.urlPatterns.join(' ')}\n`
+        `${t.layouts} layout(s), ${t.contentPaths} content paths${changes ? `, ${changes}` : ''}\t${healthSummary(t.health)}\t${t.urlPatterns.join(' ')}\n`
       );
     })
     .join('');
@@ -99,6 +104,80 @@ export async function templatesListCommand(site: string | undefined, flags: { js
   await withOperator(async (operator) => {
     const templates = await operator.listTemplates(site);
     write(flags.json ? asJson(templates) : formatTemplates(templates));
+  });
+}
+
+/** One layout of a template in a line: its pages, and what it matches pages by and drops, where the method keeps them. */
+function layoutSummary(layout: TemplateLayoutOutline): string {
+  return [
+    counted(layout.pages, 'sample page'),
+    ...(layout.signaturePaths === null ? [] : [counted(layout.signaturePaths, 'signature path')]),
+    layout.regionPath === null ? 'no main region' : `main region ${layout.regionPath}`,
+    counted(layout.boilerplateBlocks, 'boilerplate block'),
+    ...(layout.repeatedLines === null ? [] : [counted(layout.repeatedLines, 'repeated line')]),
+  ].join(', ');
+}
+
+/**
+ * One version's templates as an analyst reads them to judge them: per page type, where it
+ * applies, when and from what it was prepared, what the version changed, its health now, then
+ * per layout what it matches and drops and the block paths it keeps as content.
+ */
+export function formatTemplateVersion(view: TemplateVersionView): string {
+  const lines = [`${view.site} templates v${view.version}${view.current ? ' (current)' : ''}: ${counted(view.templates.length, 'page type')}`];
+  for (const t of view.templates) {
+    lines.push(
+      '',
+      t.cluster,
+      `  URL patterns: ${t.urlPatterns.join(' ')}`,
+      `  prepared: ${new Date(t.createdAt).toISOString()} by ${t.method}, from ${counted(t.pageCount, 'page')} (${t.sampleSize} sampled)`,
+      `  changes: ${storedChanges(t.changes) ?? "the site's first version"}`,
+      `  health: ${healthSummary(t.health)}`,
+      `  signature: ${counted(t.signature.length, 'block path')} most of its pages have`,
+    );
+    if (t.layouts.length === 0) lines.push(`  ${t.method} keeps no block paths`);
+    for (const [i, layout] of t.layouts.entries()) {
+      lines.push(
+        `  layout ${i + 1} of ${t.layouts.length}: ${layoutSummary(layout)}`,
+        `    content paths (${layout.contentPaths.length}):`,
+        ...layout.contentPaths.map((path) => `      ${path}`),
+      );
+    }
+  }
+  return lines.map((line) => `${line}\n`).join('');
+}
+
+export async function templatesShowCommand(site: string, flags: { pageType?: string; version?: number; json?: boolean }): Promise<void> {
+  const { json, ...params } = flags;
+  await withOperator(async (operator) => {
+    const view = await operator.templateVersion(site, params);
+    write(json ? asJson(view) : formatTemplateVersion(view));
+  });
+}
+
+/** What became of each page type between two versions, with the content paths added (+) and removed (-) under it. */
+export function formatTemplateDiff(diff: TemplateDiff): string {
+  const lines = [`${diff.site} templates v${diff.from} to v${diff.to}`];
+  for (const type of diff.pageTypes) {
+    const paths = `+${type.pathsAdded.length}/-${type.pathsRemoved.length} content paths`;
+    const outcome =
+      type.outcome === 'new'
+        ? `new in v${diff.to}: ${paths}`
+        : type.outcome === 'removed'
+          ? `not in v${diff.to}: ${paths}`
+          : type.outcome === 'unchanged'
+            ? 'unchanged'
+            : `${paths}${type.alsoChanged.length > 0 ? `; changed: ${type.alsoChanged.join(', ')}` : ''}`;
+    lines.push(`  ${type.cluster}\t${outcome}`, ...type.pathsAdded.map((path) => `    + ${path}`), ...type.pathsRemoved.map((path) => `    - ${path}`));
+  }
+  return lines.map((line) => `${line}\n`).join('');
+}
+
+export async function templatesDiffCommand(site: string, from: number, to: number | undefined, flags: { pageType?: string; json?: boolean }): Promise<void> {
+  const { json, pageType } = flags;
+  await withOperator(async (operator) => {
+    const diff = await operator.templateDiff(site, { from, to, pageType });
+    write(json ? asJson(diff) : formatTemplateDiff(diff));
   });
 }
 
