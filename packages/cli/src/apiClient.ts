@@ -1,6 +1,20 @@
 import type { ApiToken, TokenScope } from '@winnow/config';
-import type { CrawlLogPage, CrawlLogParams, PipelineStatus, SearchParams, search, SitePages, SitePagesParams, TemplateJob } from '@winnow/runtime';
-import type { Crawl, HealthRecord, PageExtraction, Site, TemplateSummary } from '@winnow/storage';
+import type {
+  CrawlLogPage,
+  CrawlLogParams,
+  HealthHistoryPage,
+  HealthHistoryParams,
+  PipelineStatus,
+  SearchParams,
+  search,
+  SitePages,
+  SitePagesParams,
+  TemplateDiff,
+  TemplateDiffParams,
+  TemplateJob,
+  TemplateVersionView,
+} from '@winnow/runtime';
+import type { Crawl, PageExtraction, Site, TemplateSummary } from '@winnow/storage';
 
 /** What a search returns, in-process or through the API. */
 export type SearchResult = Awaited<ReturnType<typeof search>>;
@@ -121,8 +135,31 @@ export class ApiClient {
     return this.field<TemplateSummary[]>(await this.request('operate', 'GET', `templates${query}`), 'templates');
   }
 
-  async templateHealth(name: string): Promise<HealthRecord[]> {
-    return this.field<HealthRecord[]>(await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/templates/health`), 'history');
+  /** `GET /sites/:name/templates/versions/:version`: one version's templates in full (`current` when no version is given). */
+  async templateVersion(name: string, params: { version?: number | undefined; pageType?: string | undefined }): Promise<TemplateVersionView> {
+    const query = new URLSearchParams();
+    if (params.pageType !== undefined) query.set('pageType', params.pageType);
+    const view = await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/templates/versions/${params.version ?? 'current'}?${query}`);
+    this.field(view, 'templates');
+    return view as TemplateVersionView;
+  }
+
+  /** `GET /sites/:name/templates/diff`: what changed between two versions. */
+  async templateDiff(name: string, params: TemplateDiffParams): Promise<TemplateDiff> {
+    const query = new URLSearchParams();
+    for (const key of ['from', 'to', 'pageType'] as const) if (params[key] !== undefined) query.set(key, String(params[key]));
+    const diff = await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/templates/diff?${query}`);
+    this.field(diff, 'pageTypes');
+    return diff as TemplateDiff;
+  }
+
+  /** `GET /sites/:name/templates/health`: the site's health records, newest first, paged. */
+  async templateHealth(name: string, params: HealthHistoryParams): Promise<HealthHistoryPage> {
+    const query = new URLSearchParams();
+    for (const key of ['since', 'page', 'size'] as const) if (params[key] !== undefined) query.set(key, String(params[key]));
+    const history = await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/templates/health?${query}`);
+    this.field(history, 'entries');
+    return history as HealthHistoryPage;
   }
 
   async search(params: SearchParams): Promise<SearchResult> {

@@ -6,10 +6,24 @@ import { startApi, type ApiService } from '@winnow/api';
 import { loadEnv } from '@winnow/config';
 import { serveDemoWeb, type DemoWeb } from '@winnow/demo-corpus';
 import { freePort } from '@winnow/queue/testing';
-import { crawlLog, crawlStatus, listSites, openRuntime, pipelineStatus, search, type Runtime, templateJob, waitForIdle } from '@winnow/runtime';
+import {
+  crawlLog,
+  crawlStatus,
+  listSites,
+  openRuntime,
+  pipelineStatus,
+  search,
+  type Runtime,
+  templateDiff,
+  templateHealthHistory,
+  templateJob,
+  templateVersion,
+  waitForIdle,
+} from '@winnow/runtime';
 import { documentIdFor } from '@winnow/search';
-import { findSite, listTemplates, siteHealthHistory } from '@winnow/storage';
-import { formatCrawlLog, formatHealthHistory, formatPreparation, formatSearch, formatSites, formatStatus, formatTemplates } from './commands/operate.js';
+import { findSite, listTemplates } from '@winnow/storage';
+import { formatCrawlLog, formatSearch, formatSites, formatStatus } from './commands/operate.js';
+import { formatHealthHistory, formatPreparation, formatTemplateDiff, formatTemplates, formatTemplateVersion } from './commands/templates.js';
 import { closeAll, startWorkers } from './pipeline.js';
 import { freshDataDir, runCli } from './testing/embeddedCli.js';
 
@@ -150,6 +164,16 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     const templates = await listTemplates(rt.db, 'gazette');
     assert.ok(templates.length > 0, 'the crawl ended with templates');
     assert.equal((await winnow(OPERATE, 'templates', 'list', 'gazette')).stdout, formatTemplates(templates));
+    assert.equal((await winnow(OPERATE, 'templates', 'show', 'gazette')).stdout, formatTemplateVersion(await templateVersion(rt, 'gazette')));
+    const [oldest] = templates.slice(-1);
+    const showOldest = ['templates', 'show', 'gazette', '--version', '1', '--page-type', oldest?.cluster ?? '', '--json'];
+    assert.equal(
+      (await winnow(OPERATE, ...showOldest)).stdout,
+      `${JSON.stringify(await templateVersion(rt, 'gazette', { version: 1, pageType: oldest?.cluster }), null, 2)}\n`,
+    );
+    const diff = await templateDiff(rt, 'gazette', { from: 1 });
+    assert.equal((await winnow(OPERATE, 'templates', 'diff', 'gazette', '1')).stdout, formatTemplateDiff(diff));
+    assert.equal((await winnow(OPERATE, 'templates', 'diff', 'gazette', '1', String(diff.to), '--json')).stdout, `${JSON.stringify(diff, null, 2)}\n`);
     // An analyst's run after the crawl's: it records the health of the templates the crawl left
     // (whether the crawl itself had templates before its end depends on how fast it went).
     const queuedJob = await winnow(OPERATE, 'templates', 'prepare', 'gazette');
@@ -179,9 +203,16 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
         `^gazette: templates unchanged \\(version ${version} kept\\)\n(  \\S+\\t\\d+ pages?\\t(unchanged \\(version ${version} kept\\)|no template: .*)\n)+$`,
       ),
     );
-    const history = await siteHealthHistory(rt.db, (await findSite(rt.db, 'gazette'))?.id ?? 0);
-    assert.ok(history.length > 0, 'the templater recorded the health of the templates before its run');
+    const history = await templateHealthHistory(rt, 'gazette');
+    assert.ok(history.total > 0, 'the templater recorded the health of the templates before its run');
     assert.equal((await winnow(OPERATE, 'templates', 'health', 'gazette')).stdout, formatHealthHistory(history));
+    const newest = await templateHealthHistory(rt, 'gazette', { since: '2000-01-01', size: 1 });
+    assert.equal(newest.entries.length, 1);
+    assert.equal(
+      (await winnow(OPERATE, 'templates', 'health', 'gazette', '--since', '2000-01-01', '--size', '1', '--json')).stdout,
+      `${JSON.stringify(newest, null, 2)}\n`,
+      'paged and narrowed through the API as in-process',
+    );
     const queued = await winnow(OPERATE, 'crawl', 'news');
     const queuedId = (await crawlStatus(rt, 'news'))?.id;
     assert.equal(queued.stdout, `crawl ${queuedId} of news queued; follow it with \`winnow status\`\n`);

@@ -4,6 +4,8 @@ import {
   type CrawlLogPage,
   type CrawlLogParams,
   EmbeddedDatabaseBusyError,
+  type HealthHistoryPage,
+  type HealthHistoryParams,
   listSites,
   openCrawl,
   pageExtraction,
@@ -15,8 +17,13 @@ import {
   type SitePages,
   type SitePagesParams,
   siteTemplates,
+  type TemplateDiff,
+  templateDiff,
+  type TemplateDiffParams,
   templateHealthHistory,
   templateJob,
+  templateVersion,
+  type TemplateVersionView,
   startCrawl,
   stopCrawl,
   updateSite,
@@ -25,7 +32,7 @@ import {
   type SearchParams,
   type TemplateJob,
 } from '@winnow/runtime';
-import type { Crawl, HealthRecord, PageExtraction, Site, TemplateSummary } from '@winnow/storage';
+import type { Crawl, PageExtraction, Site, TemplateSummary } from '@winnow/storage';
 import { ApiClient, type SearchResult } from './apiClient.js';
 import { closeAll, commandEnv, followPipeline, startWorkers, withRuntime } from './pipeline.js';
 import { followProgress } from './progress.js';
@@ -61,7 +68,12 @@ export interface Operator {
   requestTemplates(name: string): Promise<string>;
   templateJob(name: string, id: string): Promise<TemplateJob>;
   listTemplates(site?: string): Promise<TemplateSummary[]>;
-  templateHealth(site: string): Promise<HealthRecord[]>;
+  /** One version of the site's templates in full, the current one unless `version` is given (`templateVersion`). */
+  templateVersion(site: string, params: { version?: number | undefined; pageType?: string | undefined }): Promise<TemplateVersionView>;
+  /** What changed in the site's templates between two versions (`templateDiff`). */
+  templateDiff(site: string, params: TemplateDiffParams): Promise<TemplateDiff>;
+  /** The site's page types' health records, newest first, paged (`templateHealthHistory`). */
+  templateHealth(site: string, params: HealthHistoryParams): Promise<HealthHistoryPage>;
   search(params: SearchParams): Promise<SearchResult>;
   status(): Promise<PipelineStatus>;
   /** Waits until the pipeline is idle, with progress bars on stderr; runs the workers meanwhile when they run nowhere else. */
@@ -85,7 +97,9 @@ export function localOperator(rt: Runtime): Operator {
     requestTemplates: async (name) => (await requestTemplates(rt, name)).job,
     templateJob: (name, id) => templateJob(rt, name, id),
     listTemplates: (site) => siteTemplates(rt, site),
-    templateHealth: (site) => templateHealthHistory(rt, site),
+    templateVersion: (site, params) => templateVersion(rt, site, params),
+    templateDiff: (site, params) => templateDiff(rt, site, params),
+    templateHealth: (site, params) => templateHealthHistory(rt, site, params),
     search: (params) => search(rt, params),
     status: () => pipelineStatus(rt),
     follow: async (sites) => {
@@ -119,7 +133,9 @@ export function remoteOperator(client: ApiClient): Operator {
     requestTemplates: (name) => client.requestTemplates(name),
     templateJob: (name, id) => client.templateJob(name, id),
     listTemplates: (site) => client.listTemplates(site),
-    templateHealth: (site) => client.templateHealth(site),
+    templateVersion: (site, params) => client.templateVersion(site, params),
+    templateDiff: (site, params) => client.templateDiff(site, params),
+    templateHealth: (site, params) => client.templateHealth(site, params),
     search: (params) => client.search(params),
     status: () => client.status(),
     follow: (sites) =>

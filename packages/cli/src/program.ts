@@ -131,6 +131,7 @@ export function buildProgram(): Command {
     .option('--json', 'print JSON')
     .action(lazy(pages, (module) => module.pageCommand));
 
+  const templateCommands = () => import('./commands/templates.js');
   const templates = program
     .command('templates')
     .description("a site's templates: where each page type keeps its main text (the method is WINNOW_TEMPLATE_METHOD's)");
@@ -139,19 +140,48 @@ export function buildProgram(): Command {
     .description("prepare a site's templates again now, and say what became of each page type (embedded: runs here and waits)")
     .argument('<site>')
     .option('--wait', 'with workers elsewhere (a shared Redis, or WINNOW_API_URL): wait for the outcome')
-    .action(lazy(operate, (module) => module.templatesPrepareCommand));
+    .action(lazy(templateCommands, (module) => module.templatesPrepareCommand));
   templates
     .command('list')
     .description('list stored templates')
     .argument('[site]')
     .option('--json', 'print JSON')
-    .action(lazy(operate, (module) => (site: string | undefined, flags: { json?: boolean }) => module.templatesListCommand(site, flags)));
+    .action(lazy(templateCommands, (module) => (site: string | undefined, flags: { json?: boolean }) => module.templatesListCommand(site, flags)));
+  templates
+    .command('show')
+    .description(
+      "one version of a site's templates in full (the current one by default): per page type its URL patterns, when and from how many pages it was prepared, what it changed, its health, and per layout the block paths it keeps and what it drops",
+    )
+    .argument('<site>')
+    .option('--page-type <type>', 'only this page type (as `templates list` names it)')
+    .option('--version <n>', "this version of the site's templates (default: the current one)", positiveInteger)
+    .option('--json', 'print JSON')
+    .action(lazy(templateCommands, (module) => module.templatesShowCommand));
+  templates
+    .command('diff')
+    .description("what changed in a site's templates between two versions, per page type: content paths added and removed, and the other fields that differ")
+    .argument('<site>')
+    .argument('<from>', 'the version compared with', positiveInteger)
+    .argument('[to]', 'the version compared (default: the current one)', positiveInteger)
+    .option('--page-type <type>', 'only this page type (as `templates list` names it)')
+    .option('--json', 'print JSON')
+    .action(lazy(templateCommands, (module) => module.templatesDiffCommand));
   templates
     .command('health')
-    .description("a site's page types' health over time: pages read, share read alone, words kept, per templater run")
+    .description(
+      "a site's page types' health over time, newest first: pages read, share read alone, words kept (recorded by a templater run when they changed)",
+    )
     .argument('<site>')
+    .option('--since <time>', 'only records from this ISO 8601 date (2026-05-01) or time with its zone (2026-05-01T12:00:00Z) on')
+    .option('--page <n>', 'page of the listing, from 1', positiveInteger)
+    .option('--size <n>', `records per page (at most ${MAX_PAGE_SIZE}; default 50)`, pageSize)
     .option('--json', 'print JSON')
-    .action(lazy(operate, (module) => (site: string, flags: { json?: boolean }) => module.templatesHealthCommand(site, flags)));
+    .action(
+      lazy(
+        templateCommands,
+        (module) => (site: string, flags: { since?: string; page?: number; size?: number; json?: boolean }) => module.templatesHealthCommand(site, flags),
+      ),
+    );
 
   program
     .command('search')

@@ -41,6 +41,8 @@ export {
   type SinglePageMethod,
   singlePageMethodByName,
   TEMPLATE_METHOD_NAMES,
+  templateContentPaths,
+  type TemplateLayoutOutline,
   type TemplateMethod,
   templateMethodByName,
 } from './methods.js';

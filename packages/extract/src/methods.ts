@@ -32,8 +32,45 @@ export interface TemplateMethod<T = unknown> {
   prepare(pages: readonly string[]): PreparedTemplate<T>;
   parseTemplate(value: unknown): T;
   compile(template: T): PageExtractor;
-  /** The block paths the template reads as content, for the diff an analyst reads between two versions ([] when it has none). */
-  contentPaths(template: T): string[];
+  /** What an analyst reads of the template, per layout it keeps ([] for a method that keeps no block paths): see `templateContentPaths`. */
+  outline(template: T): TemplateLayoutOutline[];
+}
+
+/**
+ * One layout of a template as an analyst judges it (`winnow templates show`): the block paths it
+ * reads as content and what it drops. A FastCE-family template is one layout; the pipeline keeps
+ * one per layout of its page type's pages.
+ */
+export interface TemplateLayoutOutline {
+  /** Sample pages the layout's template was learned from. */
+  pages: number;
+  /** Block paths at least half of the layout's pages have, by which a page is matched to it; null where the method matches no layouts. */
+  signaturePaths: number | null;
+  /** The block paths read as content, sorted. */
+  contentPaths: string[];
+  /** The path of the sample pages' main region (fastce+: text after it is dropped); null where none was learned. */
+  regionPath: string | null;
+  /** Boilerplate blocks stored, dropped where they appear on a content path. */
+  boilerplateBlocks: number;
+  /** Lines most of the layout's pages repeat, dropped from its readings; null where the method keeps none. */
+  repeatedLines: number | null;
+}
+
+/** The block paths a template reads as content, over all its layouts, sorted: what the diff between two versions compares. */
+export function templateContentPaths(method: TemplateMethod, template: unknown): string[] {
+  return [...new Set(method.outline(template).flatMap((layout) => layout.contentPaths))].sort();
+}
+
+/** A FastCE template as one layout. */
+function fastCeOutline(template: Template): TemplateLayoutOutline {
+  return {
+    pages: template.pageCount,
+    signaturePaths: null,
+    contentPaths: [...template.contentPaths].sort(),
+    regionPath: template.regionPath,
+    boilerplateBlocks: template.nonContent.length,
+    repeatedLines: null,
+  };
 }
 
 /** A method that reads one page alone. */
@@ -60,7 +97,7 @@ function fastCeMethod(name: string, description: string, params: Readonly<FastCe
     prepare: (pages) => prepareTemplate(pages, { params }),
     parseTemplate,
     compile,
-    contentPaths: (template) => template.contentPaths,
+    outline: (template) => [fastCeOutline(template)],
   });
 }
 
@@ -79,7 +116,13 @@ const METHODS: readonly ExtractionMethod[] = [
     prepare: preparePipeline,
     parseTemplate: parsePipelineTemplate,
     compile: compilePipeline,
-    contentPaths: (template) => [...new Set(template.layouts.flatMap((layout) => layout.template.contentPaths))].sort(),
+    outline: (template) =>
+      template.layouts.map((layout) => ({
+        ...fastCeOutline(layout.template),
+        pages: layout.pageCount,
+        signaturePaths: layout.signature.length,
+        repeatedLines: layout.repeatedLines.length,
+      })),
   }),
   fastCeMethod('fastce', 'FastContentExtractor as the paper states it: template paths, then stored non-content blocks', DEFAULT_FASTCE_PARAMS, detection),
   fastCeMethod('fastce+', 'FastCE refined: link-dense blocks are navigation, neither content paths nor output', FASTCE_PLUS_PARAMS, detection),
@@ -94,7 +137,7 @@ const METHODS: readonly ExtractionMethod[] = [
       const model = compileContentExtractor(template);
       return (html) => extractWithContentExtractor(model, html);
     },
-    contentPaths: () => [],
+    outline: () => [],
   }),
   {
     name: 'auto',

@@ -12,12 +12,8 @@ export {
   pipelineStatus,
   removeSite,
   replaceSite,
-  requestTemplates,
   requireSite,
   search,
-  siteTemplates,
-  templateHealthHistory,
-  templateJob,
   SiteNotFoundError,
   startCrawl,
   stopCrawl,
@@ -31,10 +27,29 @@ export {
   type PipelineStatus,
   type SearchParams,
   type SiteStatus,
-  type TemplateJob,
 } from './operations.js';
 export { PAGES_PAGE_SIZE, PageNotFoundError, type PageParams, pageExtraction, type SitePages, type SitePagesParams, sitePages } from './pages.js';
+export {
+  HEALTH_PAGE_SIZE,
+  type HealthHistoryPage,
+  type HealthHistoryParams,
+  requestTemplates,
+  siteTemplates,
+  type TemplateJob,
+  templateHealthHistory,
+  templateJob,
+} from './templates.js';
 export { keepPageFailure, runStandalone, type Service, serve } from './service.js';
 export { isUnavailable, whileUnavailable } from './retry.js';
 export { CpuPool } from './cpu/pool.js';
 export type { ExtractTask, PrepareTask } from './cpu/tasks.js';
+export { type ComparedTemplate, templateChanges } from './templateChanges.js';
+export {
+  type PageTypeDiff,
+  type TemplateDetail,
+  type TemplateDiff,
+  templateDiff,
+  type TemplateDiffParams,
+  templateVersion,
+  type TemplateVersionView,
+} from './templateVersions.js';

@@ -16,7 +16,6 @@ import {
   recrawlScheduleId,
   removeSite,
   replaceSite,
-  requestTemplates,
   requireSite,
   search,
   SiteNotFoundError,
@@ -27,6 +26,7 @@ import {
   updateSite,
 } from './operations.js';
 import { openRuntime, type Runtime } from './runtime.js';
+import { requestTemplates } from './templates.js';
 
 const siteInput = (name: string) => ({ name, seeds: ['http://127.0.0.1:9/'], templateEveryMs: 0, allowPrivateAddresses: true });
 

@@ -13,17 +13,14 @@ import {
   listPageFailures,
   listSiteNames,
   listSites,
-  listTemplates,
   CRAWL_LOG_OUTCOMES,
   notAdmitted,
   pagesStoodFor,
   requestCrawlStop,
   siteCounts,
-  siteHealthHistory,
   updateSiteConfig,
   type Crawl,
   type CrawlLogEntry,
-  type HealthRecord,
   type NotAdmitted,
   type CrawlLogOutcome,
   type PageFailure,
@@ -31,9 +28,8 @@ import {
   type SiteCounts,
   type StoodFor,
   stoodForKey,
-  type TemplateSummary,
 } from '@winnow/storage';
-import { QUEUE_NAMES, TEMPLATE_JOB_RESULT, type FailedJob, type QueueCounts, type QueueName, type TemplateJobResult } from '@winnow/queue';
+import { QUEUE_NAMES, type FailedJob, type QueueCounts, type QueueName } from '@winnow/queue';
 import { isObject, mergePatch } from './mergePatch.js';
 import type { Runtime } from './runtime.js';
 
@@ -262,58 +258,6 @@ export async function crawlLog(rt: Runtime, name: string, params: CrawlLogParams
   const counted = params.crawl ?? (await latestCrawl(rt.db, site.id))?.id;
   const skipped = counted === undefined ? [] : await notAdmitted(rt.db, counted);
   return { site: site.name, crawl: params.crawl ?? null, outcomes: outcomes as CrawlLogOutcome[], page, size, total, entries, notAdmitted: skipped };
-}
-
-/** The stored templates, newest version first; of one site when `name` is given (an unknown name is refused). */
-export async function siteTemplates(rt: Runtime, name?: string): Promise<TemplateSummary[]> {
-  if (name !== undefined) await requireSite(rt, name);
-  return listTemplates(rt.db, name);
-}
-
-/** A site's page types' recorded health over time (the templater records it on every run). */
-export async function templateHealthHistory(rt: Runtime, name: string): Promise<HealthRecord[]> {
-  const site = await requireSite(rt, name);
-  return siteHealthHistory(rt.db, site.id);
-}
-
-/** Queues an analyst's template preparation of the site; returns the site and the job's id, by which `templateJob` follows it. */
-export async function requestTemplates(rt: Runtime, name: string): Promise<{ site: Site; job: string }> {
-  const site = await requireSite(rt, name);
-  const job = await rt.queues.add('template', { siteId: site.id, reason: 'manual' });
-  return { site, job };
-}
-
-/**
- * A template preparation job as its requester follows it: `done` with the templater's result (or,
- * when that cannot be read, none and why), or `failed` (retries spent) with its error.
- */
-export interface TemplateJob {
-  id: string;
-  site: string;
-  state: 'queued' | 'running' | 'done' | 'failed';
-  result: TemplateJobResult | null;
-  error: string | null;
-}
-
-/**
- * Where one of the site's template jobs is (a waiting retry counts as queued). A job is found
- * while BullMQ keeps it: finished ones are trimmed to the last 1,000 (`PipelineQueues`).
- */
-export async function templateJob(rt: Runtime, name: string, id: string): Promise<TemplateJob> {
-  const site = await requireSite(rt, name);
-  const job = /^\d{1,15}$/.test(id) ? await rt.queues.queue('template').getJob(id) : undefined;
-  const state = job && job.data.siteId === site.id ? await job.getState() : 'unknown';
-  if (!job || state === 'unknown')
-    throw new SiteNotFoundError(`${site.name} has no template job ${quoted(id)} (finished jobs are kept for a while, then trimmed)`);
-  if (state === 'completed') {
-    // A job an older templater ran returned another shape: it is done, with nothing this version can read.
-    const result = TEMPLATE_JOB_RESULT.safeParse(job.returnvalue);
-    return result.success
-      ? { id, site: site.name, state: 'done', result: result.data, error: null }
-      : { id, site: site.name, state: 'done', result: null, error: 'it ended, but its result is not one this version reads (an older templater ran it)' };
-  }
-  if (state === 'failed') return { id, site: site.name, state: 'failed', result: null, error: job.failedReason };
-  return { id, site: site.name, state: state === 'active' ? 'running' : 'queued', result: null, error: null };
 }
 
 export interface SearchParams {

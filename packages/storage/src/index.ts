@@ -56,6 +56,7 @@ export {
 export {
   findPage,
   findPageByUrl,
+  hasStoredPages,
   listStoredPages,
   markPageGone,
   pagePresence,
@@ -78,6 +79,7 @@ export {
   currentTemplates,
   currentTemplateShapes,
   findTemplate,
+  type HealthQuery,
   type HealthRecord,
   siteHealthHistory,
   insertTemplateVersion,
@@ -90,6 +92,8 @@ export {
   templateHealth,
   type TemplateShape,
   type TemplateSummary,
+  templatesOfVersion,
+  type TemplateWithHealth,
   sitePageTypes,
 } from './templates.js';
 export {

@@ -123,6 +123,12 @@ export async function listStoredPages(db: Queryable, siteId: number): Promise<Pa
   return rows.map(toPage);
 }
 
+/** Whether the site has a page with a stored body: without one there is nothing to prepare templates from. */
+export async function hasStoredPages(db: Queryable, siteId: number): Promise<boolean> {
+  const rows = await db.query<{ stored: boolean }>('SELECT EXISTS (SELECT 1 FROM pages WHERE site_id = $1 AND content_hash IS NOT NULL) AS stored', [siteId]);
+  return rows[0]?.stored === true;
+}
+
 /** What a new fetch of a URL needs to know of the last one: its validators and whether its body was extracted. */
 export interface PreviousFetch {
   pageId: number;

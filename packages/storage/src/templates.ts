@@ -206,19 +206,42 @@ function toHealth(row: HealthRow): TemplateHealth {
   return { pages: row.pages, readAlone: row.read_alone, meanWords: row.mean_words };
 }
 
+/** A stored template with its page type's health now. */
+export type TemplateWithHealth = StoredTemplate & { health: TemplateHealth };
+
+/** The templates of one version of the site (bodies included), by page type, each with its health now; none when the site has no such version. */
+export async function templatesOfVersion(db: Queryable, siteId: number, version: number): Promise<TemplateWithHealth[]> {
+  const rows = await db.query<TemplateRow & HealthRow>(
+    `SELECT ${COLUMNS}, h.pages, h.read_alone, h.mean_words
+       FROM templates t, LATERAL (${HEALTH_OF_TEMPLATE}) h WHERE t.site_id = $1 AND t.version = $2 ORDER BY t.cluster`,
+    [siteId, version],
+  );
+  return rows.map((row) => ({ ...toTemplate(row), health: toHealth(row) }));
+}
+
 /** One template's health now. */
 export async function templateHealth(db: Queryable, templateId: number): Promise<TemplateHealth> {
   const rows = await db.query<HealthRow>(`SELECT h.* FROM templates t, LATERAL (${HEALTH_OF_TEMPLATE}) h WHERE t.id = $1`, [templateId]);
   return rows[0] ? toHealth(rows[0]) : { pages: 0, readAlone: 0, meanWords: 0 };
 }
 
-/** Stores the health of a site's current templates as of now (the templater does, on every run), so it can be followed over time. */
+/**
+ * Stores the health of a site's current templates as of now (the templater does, on every run), so
+ * it can be followed over time: a row per page type whose template or figures changed since its
+ * last row. Growth stays bounded by what happens to the site, not by how often the schedule fires:
+ * a run that finds the same figures with the same template (a site not crawled since, every
+ * `templateEveryMs`) stores nothing, since a row says the figures as first measured and they
+ * hold until the page type's next row.
+ */
 export async function recordTemplateHealth(db: Queryable, siteId: number): Promise<void> {
   await db.query(
     `INSERT INTO template_health (template_id, pages, read_alone, mean_words)
      SELECT t.id, h.pages, h.read_alone, h.mean_words FROM templates t JOIN sites s ON s.id = t.site_id AND t.version = s.template_version,
             LATERAL (${HEALTH_OF_TEMPLATE}) h
-      WHERE t.site_id = $1 AND h.pages > 0`,
+            LEFT JOIN LATERAL (SELECT l.template_id, l.pages, l.read_alone, l.mean_words FROM template_health l JOIN templates lt ON lt.id = l.template_id
+                                WHERE lt.site_id = t.site_id AND lt.cluster = t.cluster ORDER BY l.measured_at DESC LIMIT 1) last ON true
+      WHERE t.site_id = $1 AND h.pages > 0
+        AND (last.template_id, last.pages, last.read_alone, last.mean_words) IS DISTINCT FROM (t.id, h.pages, h.read_alone, h.mean_words)`,
     [siteId],
   );
 }
@@ -230,14 +253,31 @@ export interface HealthRecord extends TemplateHealth {
   measuredAt: Date;
 }
 
-/** A site's recorded health by page type (cluster), across its template versions, oldest first: how a redesign shows over time. */
-export async function siteHealthHistory(db: Queryable, siteId: number): Promise<HealthRecord[]> {
+export interface HealthQuery {
+  /** Only records measured at or after this time. */
+  since?: Date | undefined;
+  offset: number;
+  limit: number;
+}
+
+/**
+ * A site's recorded health by page type (cluster) across its template versions, newest first (then
+ * by page type), from `since` on, one page of them: how a redesign shows over time. `total` counts
+ * every record the query matches.
+ */
+export async function siteHealthHistory(db: Queryable, siteId: number, query: HealthQuery): Promise<{ total: number; entries: HealthRecord[] }> {
+  const where = 'FROM template_health h JOIN templates t ON t.id = h.template_id WHERE t.site_id = $1 AND ($2::timestamptz IS NULL OR h.measured_at >= $2)';
+  const since = query.since?.toISOString() ?? null;
+  const [count] = await db.query<{ total: number }>(`SELECT count(*)::int AS total ${where}`, [siteId, since]);
   const rows = await db.query<HealthRow & { cluster: string; version: number; measured_at: Date }>(
-    `SELECT t.cluster, t.version, h.pages, h.read_alone, h.mean_words, h.measured_at
-       FROM template_health h JOIN templates t ON t.id = h.template_id WHERE t.site_id = $1 ORDER BY t.cluster, h.measured_at`,
-    [siteId],
+    `SELECT t.cluster, t.version, h.pages, h.read_alone, h.mean_words, h.measured_at ${where}
+      ORDER BY h.measured_at DESC, t.cluster OFFSET $3 LIMIT $4`,
+    [siteId, since, query.offset, query.limit],
   );
-  return rows.map((row) => ({ cluster: row.cluster, version: row.version, ...toHealth(row), measuredAt: row.measured_at }));
+  return {
+    total: count?.total ?? 0,
+    entries: rows.map((row) => ({ cluster: row.cluster, version: row.version, ...toHealth(row), measuredAt: row.measured_at })),
+  };
 }
 
 export type TemplateShape = Omit<StoredTemplate, 'template'>;

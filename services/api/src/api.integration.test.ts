@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
-import { addSite, crawlStatus, openRuntime, type Runtime } from '@winnow/runtime';
+import { addSite, crawlStatus, openRuntime, type Runtime, templateChanges } from '@winnow/runtime';
 import { documentIdFor } from '@winnow/search';
-import { CRAWL_LOG_OUTCOMES, openDb, recordNotAdmitted, saveExtraction, storeRawPage } from '@winnow/storage';
+import { CRAWL_LOG_OUTCOMES, insertTemplateVersion, type NewTemplate, openDb, recordNotAdmitted, saveExtraction, storeRawPage } from '@winnow/storage';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from './index.js';
 
@@ -40,6 +40,15 @@ function caller(app: FastifyInstance) {
   };
 }
 
+/** Gives a site a page with a stored body: what a template preparation needs. */
+async function storePage(rt: Runtime, site: string, url: string): Promise<void> {
+  const hash = await storeRawPage(rt.db, Buffer.from(`<p>${url}</p>`));
+  await rt.db.query(
+    `INSERT INTO pages (id, site_id, url, content_hash, status) VALUES ((SELECT max(id) + 1 FROM pages), (SELECT id FROM sites WHERE name = $1), $2, $3, 200)`,
+    [site, url, hash],
+  );
+}
+
 /** Every operator endpoint, in an order where each answers 2xx to an operate token. */
 const OPERATOR_CALLS: readonly [string, string, unknown?][] = [
   ['GET', '/sites'],
@@ -52,10 +61,11 @@ const OPERATOR_CALLS: readonly [string, string, unknown?][] = [
   ['GET', '/sites/doors/crawl/log'],
   ['GET', '/sites/doors/pages'],
   ['POST', '/sites/doors/crawl/stop'],
-  ['POST', '/sites/doors/templates'],
+  ['POST', '/sites/news/templates'],
   ['GET', '/sites/doors/templates/health'],
   ['GET', '/templates'],
   ['GET', '/templates?site=doors'],
+  ['GET', '/sites/doors/templates'],
   ['GET', '/status'],
   ['GET', '/status/idle'],
   ['DELETE', '/sites/doors'],
@@ -87,6 +97,7 @@ describe('the HTTP API', () => {
     for (const [i, doc] of documents.entries()) {
       await rt.db.query(`INSERT INTO pages (id, site_id, url) VALUES ($1, $2, $3)`, [i + 1, site?.id, doc.url]);
     }
+    await storePage(rt, 'news', 'http://127.0.0.1:9/stored.html');
     await rt.search.upsert(
       documents.map((doc, i) => ({ ...doc, docId: documentIdFor('news', doc.url), pageId: i + 1, site: 'news', templateVersion: 1, extractedAt: new Date() })),
     );
@@ -365,8 +376,15 @@ describe('the HTTP API', () => {
     await call('DELETE', '/sites/twin');
   });
 
-  test("a template preparation answers with its job, which can be followed; another site's job or an unknown one is a 404", async () => {
+  test("a template preparation answers with its job, which can be followed (a site with no stored page is a 409); another site's job or an unknown one is a 404", async () => {
     await addSite(rt, { name: 'prepared', seeds: ['http://127.0.0.1:9/'], templateEveryMs: 0, allowPrivateAddresses: true });
+    const uncrawled = await call('POST', '/sites/prepared/templates');
+    assert.deepEqual(
+      [uncrawled.status, uncrawled.body],
+      [409, { error: 'prepared has no stored pages yet: crawl it first (`winnow crawl prepared`), then prepare its templates' }],
+      'nothing to prepare from',
+    );
+    await storePage(rt, 'prepared', 'http://127.0.0.1:9/a.html');
     const queued = await call('POST', '/sites/prepared/templates');
     assert.equal(queued.status, 202);
     assert.deepEqual({ ...queued.body, job: typeof queued.body.job }, { site: 'prepared', queued: true, job: 'string' });
@@ -387,6 +405,148 @@ describe('the HTTP API', () => {
       assert.equal(refused.status, 404, other);
       assert.match(refused.body.error, message, other);
     }
+  });
+
+  test("a site's template versions: one in full, what changed between two, the listing under the site's path, its health newest first and paged", async () => {
+    const site = await addSite(rt, { name: 'versioned', seeds: ['http://127.0.0.1:9/'], templateEveryMs: 0, allowPrivateAddresses: true });
+    const empty = await call('GET', '/sites/versioned/templates/versions/current');
+    assert.deepEqual(
+      [empty.status, empty.body],
+      [404, { error: "versioned has no templates yet: a page type gets one once it has the site's minTemplatePages stored pages" }],
+    );
+    /** A page type's pipeline template of one layout that keeps `contentPaths`. */
+    const pageType = (cluster: string, contentPaths: string[]): Omit<NewTemplate, 'changes'> => ({
+      cluster,
+      urlPatterns: [cluster],
+      signature: ['BODY', 'BODY.MAIN'],
+      method: 'pipeline',
+      sampleSize: 3,
+      pageCount: 3,
+      template: {
+        kind: 'pipeline',
+        schemaVersion: 1,
+        layouts: [
+          {
+            signature: ['BODY', 'BODY.MAIN'],
+            pageCount: 3,
+            repeatedLines: [7, 9],
+            template: {
+              schemaVersion: 1,
+              params: { similarity: 0.9, repeatShare: 0.1, pathMode: 'tags', refine: true },
+              pageCount: 3,
+              contentPaths,
+              regionPath: 'BODY.MAIN',
+              nonContent: [{ path: contentPaths[0], ids: [1, 2], counts: [1, 1] }],
+            },
+          },
+        ],
+      },
+    });
+    const first = pageType('/a/:n', ['BODY.MAIN.H1', 'BODY.MAIN.P']);
+    await insertTemplateVersion(rt.db, site.id, [{ ...first, changes: null }]);
+    const changed = pageType('/a/:n', ['BODY.MAIN.P', 'BODY.MAIN.UL']);
+    const stored = templateChanges(changed, { ...first, version: 1 });
+    await insertTemplateVersion(rt.db, site.id, [
+      { ...changed, changes: stored },
+      { ...pageType('/b/:n', ['BODY.MAIN.P']), changes: templateChanges(pageType('/b/:n', ['BODY.MAIN.P']), undefined) },
+    ]);
+
+    const current = await call('GET', '/sites/versioned/templates/versions/current');
+    assert.equal(current.status, 200);
+    assert.deepEqual([current.body.site, current.body.version, current.body.current], ['versioned', 2, true]);
+    const [a, b] = current.body.templates;
+    assert.deepEqual([a.cluster, b.cluster], ['/a/:n', '/b/:n']);
+    assert.deepEqual(a.contentPaths, ['BODY.MAIN.P', 'BODY.MAIN.UL']);
+    assert.deepEqual(a.layouts, [
+      { pages: 3, signaturePaths: 2, contentPaths: ['BODY.MAIN.P', 'BODY.MAIN.UL'], regionPath: 'BODY.MAIN', boilerplateBlocks: 1, repeatedLines: 2 },
+    ]);
+    assert.deepEqual(
+      [a.version, a.method, a.pageCount, a.sampleSize, a.changes, a.health],
+      [2, 'pipeline', 3, 3, stored, { pages: 0, readAlone: 0, meanWords: 0 }],
+    );
+    const older = await call('GET', `/sites/versioned/templates/versions/1?pageType=${encodeURIComponent('/a/:n')}`);
+    assert.deepEqual(
+      [older.body.version, older.body.current, older.body.templates.map((t: { contentPaths: string[] }) => t.contentPaths)],
+      [1, false, [['BODY.MAIN.H1', 'BODY.MAIN.P']]],
+    );
+
+    const diff = await call('GET', '/sites/versioned/templates/diff?from=1');
+    assert.equal(diff.status, 200);
+    assert.deepEqual(diff.body, {
+      site: 'versioned',
+      from: 1,
+      to: 2,
+      pageTypes: [
+        { cluster: '/a/:n', outcome: 'changed', pathsAdded: ['BODY.MAIN.UL'], pathsRemoved: ['BODY.MAIN.H1'], alsoChanged: stored.alsoChanged },
+        { cluster: '/b/:n', outcome: 'new', pathsAdded: ['BODY.MAIN.P'], pathsRemoved: [], alsoChanged: [] },
+      ],
+    });
+    assert.deepEqual(stored.alsoChanged, ['template.contentPaths', 'template.nonContent'], 'what else the version changed');
+    const backwards = await call('GET', `/sites/versioned/templates/diff?from=2&to=1&pageType=${encodeURIComponent('/b/:n')}`);
+    assert.deepEqual(backwards.body.pageTypes, [{ cluster: '/b/:n', outcome: 'removed', pathsAdded: [], pathsRemoved: ['BODY.MAIN.P'], alsoChanged: [] }]);
+
+    const listed = await call('GET', '/sites/versioned/templates');
+    assert.equal(listed.status, 200);
+    assert.equal(listed.body.templates.length, 3);
+    assert.deepEqual(listed.body, (await call('GET', '/templates?site=versioned')).body, "the site's path answers as the listing does");
+
+    const [templateId] = await rt.db.query<{ id: number }>(`SELECT id FROM templates WHERE site_id = $1 AND version = 2 AND cluster = '/a/:n'`, [site.id]);
+    for (const [month, pages] of [
+      ['01', 10],
+      ['02', 20],
+      ['03', 30],
+    ] as const) {
+      await rt.db.query('INSERT INTO template_health (template_id, measured_at, pages, read_alone, mean_words) VALUES ($1, $2, $3, 0, 100)', [
+        templateId?.id,
+        `2026-${month}-01T00:00:00Z`,
+        pages,
+      ]);
+    }
+    const health = await call('GET', '/sites/versioned/templates/health?since=2026-02-01&size=1');
+    assert.deepEqual(
+      [health.body.site, health.body.since, health.body.total, health.body.page, health.body.size, health.body.entries.map((e: { pages: number }) => e.pages)],
+      ['versioned', '2026-02-01T00:00:00.000Z', 2, 1, 1, [30]],
+      'newest first, from the day asked for',
+    );
+    assert.deepEqual(
+      (await call('GET', '/sites/versioned/templates/health?since=2026-02-01&size=1&page=2')).body.entries[0].measuredAt,
+      '2026-02-01T00:00:00.000Z',
+    );
+    assert.equal((await call('GET', '/sites/versioned/templates/health')).body.total, 3);
+
+    const refusals: [string, number, RegExp][] = [
+      ['/sites/versioned/templates/versions/3', 404, /^versioned has no template version 3; its versions are 1 to 2$/],
+      ['/sites/versioned/templates/versions/0', 404, /^versioned has no template version 0; its versions are 1 to 2$/],
+      ['/sites/versioned/templates/versions/latest', 400, /^version must be a template version: a positive integer$/],
+      [
+        `/sites/versioned/templates/versions/1?pageType=${encodeURIComponent('/b/:n')}`,
+        404,
+        /^versioned has no template of page type "\/b\/:n" in version 1; its page types: \/a\/:n$/,
+      ],
+      ['/sites/versioned/templates/versions/1?page=1', 400, /^unknown query parameter "page": it takes pageType$/],
+      ['/sites/versioned/templates/diff', 400, /^from is required/],
+      ['/sites/versioned/templates/diff?from=1&to=9', 404, /^versioned has no template version 9/],
+      ['/sites/versioned/templates/diff?from=x', 400, /^from must be a template version/],
+      [
+        '/sites/versioned/templates/diff?from=1&pageType=%2Fzzz',
+        404,
+        /^versioned has no page type "\/zzz" in version 1 or 2; their page types: \/a\/:n, \/b\/:n$/,
+      ],
+      ['/sites/versioned/templates?site=versioned', 400, /^unknown query parameter "site": it takes none$/],
+      ['/sites/versioned/templates/health?since=yesterday', 400, /^since must be an ISO 8601 date \(2026-05-01\) or time with its zone/],
+      ['/sites/versioned/templates/health?since=2026-02-01T00:00', 400, /^since must be an ISO 8601 date/],
+      ['/sites/versioned/templates/health?size=0', 400, /^size must be an integer from 1 to 100$/],
+      ['/sites/nosuch/templates/versions/current', 404, /^no site named "nosuch"$/],
+      ['/sites/nosuch/templates/diff?from=1', 404, /^no site named "nosuch"$/],
+      ['/sites/nosuch/templates', 404, /^no site named "nosuch"$/],
+    ];
+    for (const [path, status, message] of refusals) {
+      const refused = await call('GET', path);
+      assert.equal(refused.status, status, path);
+      assert.match(refused.body.error, message, path);
+    }
+    assert.equal((await call('GET', '/sites/versioned/templates/versions/current', { token: SEARCH })).status, 403);
+    await call('DELETE', '/sites/versioned');
   });
 
   test('health and readiness are open to anyone, whatever the Host', async () => {

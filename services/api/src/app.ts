@@ -15,8 +15,10 @@ import {
   search,
   sitePages,
   siteTemplates,
+  templateDiff,
   templateHealthHistory,
   templateJob,
+  templateVersion,
   startCrawl,
   stopCrawl,
   updateSite,
@@ -74,7 +76,7 @@ function knownParams(query: Record<string, unknown>, names: readonly string[]): 
   const unknown = Object.keys(query).filter((key) => !names.includes(key));
   if (unknown.length > 0) {
     const named = unknown.map((key) => `"${key}"`).join(', ');
-    throw new InvalidRequestError(`unknown query parameter${unknown.length > 1 ? 's' : ''} ${named}: it takes ${names.join(', ')}`);
+    throw new InvalidRequestError(`unknown query parameter${unknown.length > 1 ? 's' : ''} ${named}: it takes ${names.length > 0 ? names.join(', ') : 'none'}`);
   }
 }
 
@@ -118,8 +120,10 @@ function clientError(error: NodeJS.ErrnoException, socket: Duplex): void {
  * why (`outcome=refused,failed`, `crawl`, `page`, `size`), `/sites/:name/pages` its pages'
  * extractions (`readAlone`, `empty`, `warnings`: `true` or `false`; `pageType`, `page`, `size`) and
  * `/pages?url=` one page's in full (`site` when two sites crawled the URL), `/sites/:name/templates` prepare (a
- * job id) and `/sites/:name/templates/jobs/:id` that job's state and outcome,
- * `/sites/:name/templates/health` its page types' health over time, `/templates` list,
+ * job id) or list (as `/templates?site=`), `/sites/:name/templates/jobs/:id` that job's state and outcome,
+ * `/sites/:name/templates/versions/:version` one version in full (`current`, `pageType`),
+ * `/sites/:name/templates/diff` what changed between two (`from`, `to`, `pageType`),
+ * `/sites/:name/templates/health` its page types' health over time (`since`, `page`, `size`), `/templates` list,
  * `/status`. The search engine (any token, or none while none is configured): `/search?q=` (a
  * quoted phrase is an exact phrase; `site`, `page`, `size`). Open: `/health` answers while the
  * process runs; `/ready` only when the database, Redis and the search index answer.
@@ -262,12 +266,41 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
   app.get<{ Params: { name: string; id: string } }>('/sites/:name/templates/jobs/:id', async (request) => ({
     job: await templateJob(rt, request.params.name, request.params.id),
   }));
-  app.get<{ Params: { name: string } }>('/sites/:name/templates/health', async (request) => ({
-    history: await templateHealthHistory(rt, request.params.name),
-  }));
+  app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/templates/health', async (request) => {
+    knownParams(request.query, ['since', 'page', 'size']);
+    const { since, page, size } = request.query;
+    return templateHealthHistory(rt, request.params.name, {
+      since: stringParam(since, 'since'),
+      page: integerParam(page, 'page'),
+      size: integerParam(size, 'size'),
+    });
+  });
+  app.get<{ Params: { name: string; version: string }; Querystring: Record<string, unknown> }>('/sites/:name/templates/versions/:version', async (request) => {
+    knownParams(request.query, ['pageType']);
+    const { name, version } = request.params;
+    return templateVersion(rt, name, {
+      version: version === 'current' ? undefined : integerParam(version, 'version'),
+      pageType: stringParam(request.query.pageType, 'pageType'),
+    });
+  });
+  app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/templates/diff', async (request) => {
+    knownParams(request.query, ['from', 'to', 'pageType']);
+    const { from, to, pageType } = request.query;
+    return templateDiff(rt, request.params.name, {
+      from: integerParam(from, 'from'),
+      to: integerParam(to, 'to'),
+      pageType: stringParam(pageType, 'pageType'),
+    });
+  });
+  /** The stored templates, of every site or of one: one listing, answered under the site's own path too. */
+  const listTemplates = async (site: string | undefined) => ({ templates: await siteTemplates(rt, site) });
+  app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/templates', async (request) => {
+    knownParams(request.query, []);
+    return listTemplates(request.params.name);
+  });
   app.get<{ Querystring: Record<string, unknown> }>('/templates', async (request) => {
     knownParams(request.query, ['site']);
-    return { templates: await siteTemplates(rt, siteParam(request.query.site)) };
+    return listTemplates(siteParam(request.query.site));
   });
 
   app.get<{ Querystring: Record<string, unknown> }>('/search', searchEngine, async (request) => {

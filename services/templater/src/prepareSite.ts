@@ -1,7 +1,6 @@
-import { isDeepStrictEqual } from 'node:util';
-import { decodeHtml, evenlySpread, type SitePage, type TemplateMethod, templateMethodByName } from '@winnow/extract';
+import { decodeHtml, evenlySpread, type SitePage, templateMethodByName } from '@winnow/extract';
 import { extractionJobId, type PageTypeOutcome, type PreparationOutcome } from '@winnow/queue';
-import type { Runtime } from '@winnow/runtime';
+import { type Runtime, templateChanges } from '@winnow/runtime';
 import {
   currentTemplates,
   findSiteById,
@@ -14,7 +13,6 @@ import {
   pagesToExtract,
   recordTemplateHealth,
   type StoredTemplate,
-  type TemplateChanges,
 } from '@winnow/storage';
 
 /**
@@ -30,7 +28,7 @@ export const NEWEST_PAGES = 30;
  * Prepares a site's templates with the configured template method (`WINNOW_TEMPLATE_METHOD`):
  * records the current templates' health, clusters the stored pages into page types
  * (`clusterPages`), prepares a template for every cluster with at least `minTemplatePages` pages,
- * and — only when some page type's differs from the current version's (`changesOf`: sizes aside)
+ * and — only when some page type's differs from the current version's (`templateChanges`: sizes aside)
  * — stores them as the next version with what changed per page type, and enqueues the pages whose
  * extraction no longer stands: read without a template of their type, or read alone
  * (`pagesToExtract`); with `reextractAll` (an analyst asked), every page, and when the current
@@ -86,7 +84,7 @@ export async function prepareSite(rt: Runtime, siteId: number, options: { reextr
       ...prepared,
       sampleSize: sample.length,
       pageCount: cluster.members.length,
-      changes: current.length === 0 ? null : changesOf(method, prepared, previous),
+      changes: current.length === 0 ? null : templateChanges(prepared, previous),
     });
   }
   const pageTypes = pageTypeOutcomes(clusters, templates, current);
@@ -171,58 +169,4 @@ function outcomeOf(template: NewTemplate | undefined, hadTemplate: boolean): Pag
 /** An even spread over a cluster's pages (in crawl order) and its newest pages, each once, in order. */
 function sampleOf(members: readonly number[]): number[] {
   return [...new Set([...evenlySpread(members, SAMPLE_SIZE), ...members.slice(-NEWEST_PAGES)])].sort((a, b) => a - b);
-}
-
-type Prepared = Pick<StoredTemplate, 'urlPatterns' | 'signature' | 'template'>;
-
-/**
- * A page type's template against the current version's of the same type: the content paths added
- * and removed, and every other field that differs (`alsoChanged`, see `TemplateChanges`), compared
- * as stored (through JSON) and sizes aside: a template's `pageCount`, how many pages it was learned
- * from, is read by no method when it extracts, so a template that differs only in it is the same.
- * The page type's URL patterns and signature are compared as sets: patterns come most pages first, and
- * a pattern overtaking another is no change (no method reads their order).
- */
-function changesOf(method: TemplateMethod, prepared: Prepared, previous: StoredTemplate | undefined): TemplateChanges {
-  const now = new Set(method.contentPaths(prepared.template));
-  const before = new Set(previous ? method.contentPaths(method.parseTemplate(previous.template)) : []);
-  const alsoChanged = previous
-    ? [
-        ...(['urlPatterns', 'signature'] as const).filter((field) => !isDeepStrictEqual(new Set(prepared[field]), new Set(previous[field]))),
-        ...differingFields(withoutSizes(prepared.template), withoutSizes(previous.template), 'template').map((field) =>
-          field === 'template' ? field : `template.${field}`,
-        ),
-      ]
-    : [];
-  return {
-    since: previous?.version ?? null,
-    pathsAdded: [...now].filter((path) => !before.has(path)).sort(),
-    pathsRemoved: [...before].filter((path) => !now.has(path)).sort(),
-    alsoChanged,
-  };
-}
-
-/** A template as stored (through JSON, as Postgres returns it), without its `pageCount`s at any depth. */
-function withoutSizes(template: unknown): unknown {
-  return JSON.parse(JSON.stringify(template), (key, value: unknown) => (key === 'pageCount' ? undefined : value));
-}
-
-/**
- * The names of the fields in which two JSON values differ, each once, sorted: a field holding a
- * value, a list of values or a list of flat entries (objects of values and lists, such as the
- * boilerplate blocks a FastCE template stores) is named as a whole; objects, and lists of equal
- * length whose entries hold objects of their own (the pipeline's layouts), are looked into. A
- * list whose length changed is named itself (`layouts`: their number changed).
- */
-function differingFields(a: unknown, b: unknown, name = ''): string[] {
-  if (isDeepStrictEqual(a, b)) return [];
-  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-  const isStructure = (value: unknown) => isObject(value) && Object.values(value).some(isObject);
-  let fields: string[];
-  if (isObject(a) && isObject(b)) {
-    fields = [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((key) => differingFields(a[key], b[key], key));
-  } else if (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every(isStructure) && b.every(isStructure)) {
-    fields = a.flatMap((entry, i) => differingFields(entry, b[i], name));
-  } else fields = [name];
-  return [...new Set(fields)].sort();
 }

@@ -1,19 +1,9 @@
 import { type ApiService, startApi } from '@winnow/api';
 import { type CrawlLogPage, pipelineStatus, type PipelineStatus, type Runtime, serve } from '@winnow/runtime';
-import {
-  CRAWL_OUTCOMES,
-  type CrawlCounts,
-  type HealthRecord,
-  type NotAdmittedReason,
-  CRAWL_LOG_OUTCOMES,
-  type CrawlLogOutcome,
-  type Site,
-  type TemplateSummary,
-} from '@winnow/storage';
-import type { PageTypeOutcome, TemplateJobResult } from '@winnow/queue';
+import { CRAWL_OUTCOMES, type CrawlCounts, type NotAdmittedReason, CRAWL_LOG_OUTCOMES, type CrawlLogOutcome, type Site } from '@winnow/storage';
 import type { SearchResult } from '../apiClient.js';
 import { localOperator, withOperator, type Operator } from '../operator.js';
-import { asJson, counted, listingFooter, write } from './output.js';
+import { asJson, counted, duration, listingFooter, write } from './output.js';
 import { extractionNotes } from './pages.js';
 import { openCommandRuntime, startWorkers, WORKERS } from '../pipeline.js';
 import { WORKER_NAMES, type WorkerName } from '../workerNames.js';
@@ -125,7 +115,8 @@ function formatSetting(value: unknown): string {
 /**
  * One line per site with what `sites add` can set and an operator needs to see at a glance: how
  * it is fetched, its budgets and pace, whether it may reach private addresses and reads sitemaps,
- * its seeds and the URLs it is held to (when its `allow` globs narrow it), and on a line of its own
+ * its template version with the pages a page type needs for a template and how often they are
+ * prepared again, its seeds and the URLs it is held to (when its `allow` globs narrow it), and on a line of its own
  * what this version refuses in settings an earlier one stored.
  */
 export function formatSites(sites: readonly Site[]): string {
@@ -134,9 +125,10 @@ export function formatSites(sites: readonly Site[]): string {
     .map((site) => {
       const { config } = site;
       const reach = [config.allowPrivateAddresses ? 'private addresses allowed' : 'public addresses only', config.sitemaps ? 'sitemaps' : 'no sitemaps'];
+      const schedule = config.templateEveryMs === 0 ? 'no schedule' : `every ${duration(config.templateEveryMs)}`;
       return (
         `${site.name}\t${config.render}\tmax ${config.maxPages} URLs\tconcurrency ${config.concurrency}, delay ${config.delayMs} ms\t` +
-        `${reach.join(', ')}\ttemplates v${site.templateVersion}\t${config.seeds.join(' ')}${config.allow.length > 0 ? `\tallow ${config.allow.join(' ')}` : ''}\n` +
+        `${reach.join(', ')}\ttemplates v${site.templateVersion} (min ${config.minTemplatePages} pages a type, ${schedule})\t${config.seeds.join(' ')}${config.allow.length > 0 ? `\tallow ${config.allow.join(' ')}` : ''}\n` +
         (site.configProblem ? `  not crawled until fixed (\`winnow sites update ${site.name}\`): ${site.configProblem}\n` : '')
       );
     })
@@ -247,118 +239,6 @@ export async function crawlLogCommand(
   await withOperator(async (operator) => {
     const log = await operator.crawlLog(name, { outcomes: flags.outcome, crawl: flags.crawl, page: flags.page, size: flags.size });
     write(flags.json ? asJson(log) : formatCrawlLog(log));
-  });
-}
-
-/** How often a template job is asked about while the command waits for it. */
-const JOB_POLL_MS = 500;
-
-/**
- * `winnow templates prepare <site>`: an analyst's preparation, and what became of each page type,
- * printed the same embedded and remote. Embedded, the workers run here until the pipeline is idle
- * (the preparation and the re-extraction it queues); where workers run elsewhere the job is queued
- * for them, and `--wait` waits for its outcome. A preparation that failed for good fails the command.
- */
-export async function templatesPrepareCommand(name: string, flags: { wait?: boolean }): Promise<void> {
-  await withOperator(async (operator) => {
-    const id = await operator.requestTemplates(name);
-    if (operator.runsWorkersHere) await operator.follow([name]);
-    else if (!flags.wait) return void write(`template preparation of ${name} queued as job ${id}; \`--wait\` waits for its outcome\n`);
-    let job = await operator.templateJob(name, id);
-    while (job.state === 'queued' || job.state === 'running') {
-      await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
-      job = await operator.templateJob(name, id);
-    }
-    if (!job.result)
-      throw new Error(`template preparation of ${name} (job ${id}) ${job.state === 'failed' ? 'failed' : 'ended'}: ${job.error ?? 'no reason recorded'}`);
-    write(formatPreparation(name, job.result));
-  });
-}
-
-/** A preparation's outcome: the site's version kept or stored, then each page type's. */
-export function formatPreparation(site: string, result: TemplateJobResult): string {
-  if ('skipped' in result) return `${site}: template preparation skipped: ${result.skipped}\n`;
-  const { previousVersion: before, version } = result;
-  const head =
-    version !== before
-      ? `templates v${version} stored; ${counted(result.reextract, 'page')} queued to be extracted again`
-      : before === 0
-        ? "no templates yet: no page type has the site's minTemplatePages stored pages"
-        : `templates unchanged (version ${version} kept)${result.reextract > 0 ? `; ${counted(result.reextract, 'page')} queued to be extracted with it` : ''}`;
-  const outcome = (type: PageTypeOutcome): string => {
-    switch (type.outcome) {
-      case 'new':
-        return 'new template';
-      case 'unchanged':
-        return version === before ? `unchanged (version ${version} kept)` : `unchanged since v${before}, carried into v${version}`;
-      case 'changed':
-        return changeSummary(before, type.pathsAdded, type.pathsRemoved, type.alsoChanged);
-      case 'removed':
-        return type.pages === 0 ? 'template removed: no such pages any more' : "template removed: fewer pages than the site's minTemplatePages";
-      case 'too-few-pages':
-        return "no template: fewer pages than the site's minTemplatePages";
-    }
-  };
-  return `${site}: ${head}\n${result.pageTypes.map((type) => `  ${type.cluster}\t${counted(type.pages, 'page')}\t${outcome(type)}\n`).join('')}`;
-}
-
-/**
- * What changed in a page type's template since version `since`, as a preparation's outcome and
- * `templates list` say it: content paths added and removed, then the other fields that changed
- * (`TemplateChanges.alsoChanged`). A version stored before those were recorded says only its paths.
- */
-function changeSummary(since: number, added: number, removed: number, alsoChanged: readonly string[] | undefined): string {
-  const paths = `+${added}/-${removed} content paths since v${since}`;
-  if (alsoChanged === undefined) return added + removed === 0 ? `${paths} (what else changed was not recorded then)` : paths;
-  if (added + removed + alsoChanged.length === 0) return `unchanged since v${since}`;
-  return alsoChanged.length === 0 ? paths : `${paths}; changed: ${alsoChanged.join(', ')}`;
-}
-
-export function formatTemplates(templates: readonly TemplateSummary[]): string {
-  if (templates.length === 0) return "no templates yet: a page type gets one once it has the site's minTemplatePages stored pages\n";
-  return templates
-    .map((t) => {
-      const health =
-        t.health.pages === 0
-          ? 'no pages read yet'
-          : `${t.health.pages} pages read, ${Math.round((100 * t.health.readAlone) / t.health.pages)}% alone, ${Math.round(t.health.meanWords)} words on average`;
-      const { changes } = t;
-      const since = !changes
-        ? ''
-        : changes.since === null
-          ? ', new page type'
-          : `, ${changeSummary(changes.since, changes.pathsAdded.length, changes.pathsRemoved.length, changes.alsoChanged)}`;
-      return (
-        `${t.site}\tv${t.version}${t.current ? ' (current)' : ''}\t${t.cluster}\t${t.method}: ${t.pageCount} pages, ${t.sampleSize} sampled, ` +
-        `${t.layouts} layout(s), ${t.contentPaths} content paths${since}\t${health}\t${t.urlPatterns.join(' ')}\n`
-      );
-    })
-    .join('');
-}
-
-export async function templatesListCommand(site: string | undefined, flags: { json?: boolean }): Promise<void> {
-  await withOperator(async (operator) => {
-    const templates = await operator.listTemplates(site);
-    write(flags.json ? asJson(templates) : formatTemplates(templates));
-  });
-}
-
-/** A site's page types' health over time: one line per run of the templater, grouped by page type. */
-export function formatHealthHistory(history: readonly HealthRecord[]): string {
-  if (history.length === 0)
-    return 'no health recorded yet: each templater run records the health of the templates it finds in use, from the run after the first templates on\n';
-  return history
-    .map((record) => {
-      const alone = record.pages === 0 ? 0 : Math.round((100 * record.readAlone) / record.pages);
-      return `${record.cluster}\tv${record.version}\t${new Date(record.measuredAt).toISOString()}\t${record.pages} pages read, ${alone}% alone, ${Math.round(record.meanWords)} words on average\n`;
-    })
-    .join('');
-}
-
-export async function templatesHealthCommand(site: string, flags: { json?: boolean }): Promise<void> {
-  await withOperator(async (operator) => {
-    const history = await operator.templateHealth(site);
-    write(flags.json ? asJson(history) : formatHealthHistory(history));
   });
 }
 

@@ -15,3 +15,17 @@ export function listingFooter(scope: string, listing: { page: number; size: numb
   const more = last < listing.total ? `; next: --page ${listing.page + 1}` : '';
   return `${scope}: ${listing.total} (showing ${shown}${more})\n`;
 }
+
+/** Units a duration is said in, largest first, each with its length in milliseconds. */
+const DURATION_UNITS: readonly [string, number][] = [
+  ['d', 86_400_000],
+  ['h', 3_600_000],
+  ['min', 60_000],
+  ['s', 1000],
+];
+
+/** A duration in milliseconds in the largest unit that says it exactly (`1 d`, `90 min`, `1500 ms`): a schedule read back as given. */
+export function duration(ms: number): string {
+  const [unit, length] = DURATION_UNITS.find(([, size]) => ms % size === 0) ?? ['ms', 1];
+  return `${ms / length} ${unit}`;
+}

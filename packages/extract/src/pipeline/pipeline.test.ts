@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { demoSite } from '@winnow/demo-corpus';
 import { ExtractionError } from '../errors.js';
 import { FASTCE_PLUS_PARAMS } from '../fastce/template.js';
-import { preparedExtractor, templateMethodByName } from '../methods.js';
+import { preparedExtractor, templateContentPaths, templateMethodByName } from '../methods.js';
 import { extractReader } from '../reader/reader.js';
 import { BILINGUAL_STORIES, bilingualSitePage, samplePages, sitePage, uniqueParagraph } from '../testing/sitePages.js';
 import { groupByLayout, SAME_LAYOUT } from './layouts.js';
@@ -344,11 +344,24 @@ describe('pipeline', () => {
     assert.throws(() => parsePipelineTemplate({ contentPaths: [] }), /not a pipeline template/);
   });
 
-  it('lists a template’s content paths over its layouts, for the diff between versions', () => {
+  it('outlines a template per layout, and lists its content paths over its layouts, for the diff between versions', () => {
     const { template } = preparePipeline(samplePages(8));
-    const paths = pipeline.contentPaths(template);
+    const paths = templateContentPaths(pipeline, template);
     assert.ok(paths.length > 0);
     assert.deepEqual(paths, [...new Set(paths)].sort());
+    const layouts = pipeline.outline(template);
+    assert.equal(layouts.length, template.layouts.length);
+    assert.deepEqual(
+      layouts.map((layout) => [layout.pages, layout.signaturePaths, layout.contentPaths, layout.boilerplateBlocks, layout.repeatedLines]),
+      template.layouts.map((layout) => [
+        layout.pageCount,
+        layout.signature.length,
+        [...layout.template.contentPaths].sort(),
+        layout.template.nonContent.length,
+        layout.repeatedLines.length,
+      ]),
+    );
+    assert.deepEqual(paths, [...new Set(layouts.flatMap((layout) => layout.contentPaths))].sort());
   });
 });
 
