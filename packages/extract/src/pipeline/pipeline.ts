@@ -61,7 +61,10 @@ const layoutSchema = z.object({
   /** Block paths at least half of the layout's sample pages have: how a page is matched to it. */
   signature: z.array(z.string().min(1)),
   pageCount: z.number().int().positive(),
-  /** Keys of the lines the layout's (or its page type's) sample pages repeat at the same path (`repeatedLineKeys`); none in templates stored before them. */
+  /**
+   * Keys of the lines the layout's (or its page type's) sample pages repeat at the same path
+   * (`repeatedLineKeys`); none in templates stored before them.
+   */
   repeatedLines: z.array(z.number().int().nonnegative()).default([]),
   template: z.unknown().transform((value) => parseTemplate(value)),
 });
@@ -136,9 +139,9 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  * The pipeline's extractor, what the extractor service runs: a page is parsed once; the template
  * of the layout nearest its structure reads it, and so does the single-page reader; then the
  * self-check decides, and a warning says why whenever the page is read alone:
- * - first, the reader's lines that the sample pages repeat at the same path (a fifth of the layout's
- *   or of the page type's, `repeatedLineKeys`) are dropped: the site's own text (a browser-upgrade notice, a subscription
- *   pitch, a source line) is no page's, and a reader may take it for the article of a page with
+ * - first, the reader's lines that the sample pages repeat at the same path (a fifth of the
+ *   layout's or of the page type's, `repeatedLineKeys`) are dropped: the site's own text (a
+ *   browser-upgrade notice, a subscription pitch, a source line) is no page's, and a reader may take it for the article of a page with
  *   little text (bbc.co.uk's video pages). k-fold lcs F1: daniel 0.9395 -> 0.9417 (39 pages up,
  *   none down), dragnet 0.9571 -> 0.9617, cleanportaleval 0.9383 -> 0.9372 (a page whose gold
  *   says it has no article). Keyed by text alone, a recent post's headline, which a "latest
