@@ -196,8 +196,8 @@ function isOnlyChild(block: Block, measures: SubtreeMeasures): boolean {
 
 /**
  * The paragraph a sibling of the article is, or null: a `<p>`; a `<div>` holding one `<p>` and no
- * text of its own, which Readability unwraps (telegraph.co.uk wraps each paragraph so, and only
- * the last five of a story's were read); a `<div>` holding text and no block, which Readability
+ * text of its own, which Readability unwraps (telegraph.co.uk wraps a story's first paragraphs so,
+ * and the first five were lost); a `<div>` holding text and no block, which Readability
  * reads as a `<p>`, only when named like a block inside the article (cnn.com's lead paragraphs
  * `div.zn-body__paragraph` beside the rest of the story, whose paragraphs are named so). Any such
  * `<div>`, as Readability does, also took disclaimers and comment rules along (daniel 20 pages
