@@ -95,9 +95,8 @@ export class ApiClient {
   }
 
   async crawlLog(name: string, params: CrawlLogParams): Promise<CrawlLogPage> {
-    const query = new URLSearchParams();
-    if (params.outcomes?.length) query.set('outcome', params.outcomes.join(','));
-    for (const key of ['crawl', 'page', 'size'] as const) if (params[key] !== undefined) query.set(key, String(params[key]));
+    const { crawl, page, size } = params;
+    const query = queryOf({ outcome: params.outcomes?.length ? params.outcomes.join(',') : undefined, crawl, page, size });
     const log = await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/crawl/log?${query}`);
     this.field(log, 'entries');
     return log as CrawlLogPage;
@@ -105,10 +104,8 @@ export class ApiClient {
 
   /** `GET /sites/:name/pages`: the site's pages with their extraction, filtered and paged. */
   async sitePages(name: string, params: SitePagesParams): Promise<SitePages> {
-    const query = new URLSearchParams();
-    for (const key of ['readAlone', 'empty', 'warnings', 'pageType', 'page', 'size'] as const) {
-      if (params[key] !== undefined) query.set(key, String(params[key]));
-    }
+    const { readAlone, empty, warnings, pageType, page, size } = params;
+    const query = queryOf({ readAlone, empty, warnings, pageType, page, size });
     const pages = await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/pages?${query}`);
     this.field(pages, 'entries');
     return pages as SitePages;
@@ -116,8 +113,7 @@ export class ApiClient {
 
   /** `GET /pages?url=`: one page's extraction in full. */
   async page(url: string, site?: string): Promise<PageExtraction> {
-    const query = new URLSearchParams({ url });
-    if (site !== undefined) query.set('site', site);
+    const query = queryOf({ url, site });
     return this.field<PageExtraction>(await this.request('operate', 'GET', `pages?${query}`), 'page');
   }
 
@@ -137,8 +133,7 @@ export class ApiClient {
 
   /** `GET /sites/:name/templates/versions/:version`: one version's templates in full (`current` when no version is given). */
   async templateVersion(name: string, params: { version?: number | undefined; pageType?: string | undefined }): Promise<TemplateVersionView> {
-    const query = new URLSearchParams();
-    if (params.pageType !== undefined) query.set('pageType', params.pageType);
+    const query = queryOf({ pageType: params.pageType });
     const view = await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/templates/versions/${params.version ?? 'current'}?${query}`);
     this.field(view, 'templates');
     return view as TemplateVersionView;
@@ -146,8 +141,7 @@ export class ApiClient {
 
   /** `GET /sites/:name/templates/diff`: what changed between two versions. */
   async templateDiff(name: string, params: TemplateDiffParams): Promise<TemplateDiff> {
-    const query = new URLSearchParams();
-    for (const key of ['from', 'to', 'pageType'] as const) if (params[key] !== undefined) query.set(key, String(params[key]));
+    const query = queryOf({ from: params.from, to: params.to, pageType: params.pageType });
     const diff = await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/templates/diff?${query}`);
     this.field(diff, 'pageTypes');
     return diff as TemplateDiff;
@@ -155,16 +149,14 @@ export class ApiClient {
 
   /** `GET /sites/:name/templates/health`: the site's health records, newest first, paged. */
   async templateHealth(name: string, params: HealthHistoryParams): Promise<HealthHistoryPage> {
-    const query = new URLSearchParams();
-    for (const key of ['since', 'page', 'size'] as const) if (params[key] !== undefined) query.set(key, String(params[key]));
+    const query = queryOf({ since: params.since, page: params.page, size: params.size });
     const history = await this.request('operate', 'GET', `sites/${encodeURIComponent(name)}/templates/health?${query}`);
     this.field(history, 'entries');
     return history as HealthHistoryPage;
   }
 
   async search(params: SearchParams): Promise<SearchResult> {
-    const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, String(value));
+    const query = queryOf({ ...params });
     const result = await this.request('search', 'GET', `search?${query}`);
     this.field(result, 'hits');
     return result as SearchResult;
@@ -230,4 +222,11 @@ export class ApiClient {
     }
     return (answer as Record<string, T>)[name] as T;
   }
+}
+
+/** A query string of the parameters given a value, in order: one place that leaves the unset ones out. */
+function queryOf(params: Record<string, unknown>): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, String(value));
+  return query;
 }
