@@ -171,9 +171,10 @@ const MAX_TEASER_SHARE = 0.5;
  * on every page of the shared datasets, shingle F1 of `reader`: daniel +0.0011, dragnet +0.0008,
  * readability +0.0010, scrapinghub +0.0004, cleaneval, cleanportaleval and wcxb unchanged; k-fold
  * lcs F1 of `pipeline`: daniel 0.9417 -> 0.9430 (ria.ru's cards of related stories after each
- * article), dragnet +0.0001, cleanportaleval unchanged, no page lower by 0.003 or more.
+ * article), dragnet +0.0001, cleanportaleval unchanged, no page lower by 0.003 or more. The
+ * main block that may stand in for the article leaves them out too (`readersMainBlock`).
  */
-function dropTeasers(blocks: readonly Block[], measures: SubtreeMeasures, parts: readonly Block[], dropped: Uint8Array): void {
+export function dropTeasers(blocks: readonly Block[], measures: SubtreeMeasures, parts: readonly Block[], dropped: Uint8Array): void {
   const opening = firstHeadingOrText(blocks, parts);
   /** The headline linking elsewhere that a block opens with, if it does. */
   const headlineOf = (block: Block): Block | undefined => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BILINGUAL_STORIES, bilingualSitePage } from '../testing/sitePages.js';
-import { extractReader } from './reader.js';
+import { buildBlockTree } from '../blockTree.js';
+import { extractReader, readersMainBlock } from './reader.js';
 
 const prose = (topic: string) =>
   `The ${topic} was discussed at length by the town council on Tuesday evening, and members agreed that the budget for the coming year should set aside more money for repairs, for staff and for the long list of projects that residents had asked for at the spring meetings.`;
@@ -222,6 +223,15 @@ ${section('What we do', 'harbour cleanup, the dredging, the new pontoons', 'volu
       assertHas(extractReader(page(permalinks)).text, 'The quay was discussed', 'The tram was discussed');
       const long = card('a', 'Harbour quay reopens', prose('quay')) + card('b', 'Tram line extension', `${prose('tram')} ${prose('campus')} ${prose('depot')}`);
       assertHas(extractReader(page(long)).text, 'The quay was discussed', 'The tram was discussed');
+    });
+
+    it('leaves them out of the main block that may stand in for the article', () => {
+      const html = page(card('quay', 'Harbour quay reopens', prose('quay')) + card('tram', 'Tram line extension', prose('tram')));
+      const text = readersMainBlock(buildBlockTree(html))
+        .lines.map((line) => line.text)
+        .join('\n');
+      assertHas(text, 'The bridge repair was discussed', 'The road maintenance was discussed');
+      assertLacks(text, 'The quay was discussed', 'The tram was discussed', '14:37');
     });
 
     it('keeps cards that are most of the article: a listing, a list article', () => {

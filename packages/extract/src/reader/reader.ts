@@ -4,7 +4,7 @@ import type { TextLine } from '../blockLines.js';
 import { resultOf, type ExtractionResult } from '../result.js';
 import { chooseArticle } from './article.js';
 import { articleLines } from './articleText.js';
-import { cleanConditionally } from './cleaning.js';
+import { cleanConditionally, dropTeasers } from './cleaning.js';
 import { asideSubtrees, excludedBlocks } from './exclusions.js';
 import { FRAGMENT_SHARE, mainBlockReplacesArticle } from './fragment.js';
 import { nonSpaceChars } from '../whitespace.js';
@@ -57,8 +57,9 @@ const READINGS: readonly Rules[] = [{ byName: true }, { byName: false }];
  *    parent, make the article (`article.ts`).
  * 3. Inside the article, tables, lists and containers that do not read as prose are dropped
  *    (`cleaning.ts`), and so are the entries of link lists (`articleText.ts`).
- * 4. When the article is a fragment of the page's main block (`mainBlockOf`, without the nav,
- *    aside and footer elements and their roles), the main block is read instead (`fragment.ts`).
+ * 4. When the article is a fragment of the page's main block (`readersMainBlock`, without the
+ *    nav, aside and footer elements and their roles, and without teaser cards), the main block is
+ *    read instead (`fragment.ts`).
  * Each module's comment says what it chose and on which data. Never throws but the typed
  * `ExtractionError`s of `buildBlockTree` (empty or binary input).
  */
@@ -83,11 +84,26 @@ export function readTree(tree: BlockTree): ExtractionResult {
   // The main block is part of the page: when the article holds a third of the page's text, it
   // cannot be a fragment of the main block, and the main block need not be read.
   if (lengthOf(best, nonSpaceChars) >= FRAGMENT_SHARE * (measures.chars[0] as number)) return resultOf('reader', best, tree.warnings);
-  const mainBlock = mainBlockOf(tree, asideSubtrees(tree, measures));
+  const mainBlock = readersMainBlock(tree, measures);
   if (mainBlockReplacesArticle(best, mainBlock.lines)) {
     return resultOf('reader', mainBlock.lines, [...mainBlock.warnings, 'the article is a fragment of the main block: read by mainblock']);
   }
   return resultOf('reader', best, tree.warnings);
+}
+
+/**
+ * The page's main block as the reader reads it in place of its article: without the page's `nav`,
+ * `aside` and `footer` subtrees (`asideSubtrees`), and without the teaser cards the article's own
+ * cleaning drops (`dropTeasers`, judged against the whole page): a "related stories" box of cards
+ * after a short story is no fuller version of that story. Before, the cards counted towards the
+ * main block, made the story look like a fragment of it, and came back with it (ria.ru's related
+ * cards: reader shingle F1 daniel 0.9026 -> 0.9029, k-fold pipeline lcs F1 0.9449 -> 0.9457; one
+ * page moved, on no other dataset did any).
+ */
+export function readersMainBlock(tree: BlockTree, measures: SubtreeMeasures = subtreeMeasures(tree)): ReturnType<typeof mainBlockOf> {
+  const setAside = asideSubtrees(tree, measures);
+  dropTeasers(tree.blocks, measures, [tree.blocks[1] as Block], setAside);
+  return mainBlockOf(tree, setAside);
 }
 
 function readArticle(tree: BlockTree, measures: SubtreeMeasures, rules: Rules): TextLine[] {
