@@ -27,7 +27,7 @@ describe('winnow eval', () => {
     const predictions = join(folder, 'predictions.jsonl');
     const { stdout } = await winnow('eval', '--demo', '--method', 'fastce+', '--json', '--predictions', predictions);
     const report = JSON.parse(stdout);
-    assert.deepEqual(Object.keys(report), ['method', 'pages', 'sites', 'shingle', 'bow_f1', 'lcs_f1', 'ms_per_page', 'empty', 'per_site']);
+    assert.deepEqual(Object.keys(report), ['method', 'pages', 'sites', 'shingle', 'bow_f1', 'lcs_f1', 'ms_per_page', 'empty', 'per_site', 'gold_mismatch']);
     assert.equal(report.method, 'fastce+');
     assert.equal(report.sites, 5);
     assert.ok(report.lcs_f1 >= 0.95, `demo lcs_f1 ${report.lcs_f1}`);

@@ -7,7 +7,10 @@ import { z } from 'zod';
 
 /**
  * A page whose site is unknown (an empty `site`, as some wcxb pages have) is its own site, named
- * after its id: it is scored like any page and never pooled with other unknown pages.
+ * after its id: it is scored like any page and never pooled with other unknown pages. Of the
+ * dataset's `meta`, only `gold_token_coverage_in_html` is read: the share of the gold's distinct
+ * words that the page's text holds, which the shared datasets record to flag gold that does not
+ * match its HTML (`goldMatchesHtml`).
  */
 const pageSchema = z
   .object({
@@ -16,11 +19,31 @@ const pageSchema = z
     url: z.string().nullable().optional(),
     html: z.string(),
     gold: z.string(),
+    meta: z.object({ gold_token_coverage_in_html: z.number().min(0).max(1).nullable().optional() }).optional(),
   })
-  .transform((page) => (page.site === '' ? { ...page, site: `(unknown site) ${page.id}` } : page));
+  .transform(({ meta, ...page }) => ({
+    ...page,
+    site: page.site === '' ? `(unknown site) ${page.id}` : page.site,
+    ...(typeof meta?.gold_token_coverage_in_html === 'number' ? { goldCoverage: meta.gold_token_coverage_in_html } : {}),
+  }));
 
-/** One evaluation page: a real page's HTML and its gold-standard main text. */
+/**
+ * One evaluation page: a real page's HTML and its gold-standard main text, with the share of the
+ * gold's words found in the page (`goldCoverage`) where the dataset measured it.
+ */
 export type GoldPage = z.output<typeof pageSchema>;
+
+/**
+ * Gold holding less than this share of its distinct words in the page's text does not match the
+ * page (a page rendered by JavaScript, a stub, gold taken from another page of a paginated
+ * article): the shared datasets' own flag (their README), not a value chosen here.
+ */
+export const GOLD_MISMATCH_COVERAGE = 0.5;
+
+/** Whether the dataset says the page's gold is not the text of its HTML (`GOLD_MISMATCH_COVERAGE`). */
+export function goldMismatch(page: GoldPage): boolean {
+  return page.goldCoverage !== undefined && page.goldCoverage < GOLD_MISMATCH_COVERAGE;
+}
 
 /** A malformed dataset line, named by file and line so it can be found and fixed. */
 export class DatasetError extends Error {

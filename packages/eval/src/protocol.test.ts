@@ -53,6 +53,26 @@ describe('loadPages', () => {
     await assert.rejects(loadPages(join(folder, 'missing')), DatasetError);
   });
 
+  it("reads the dataset's measure of how much of the gold the page holds, and nothing else of meta", async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'winnow-data-'));
+    const lines = [
+      { ...page('a', 's'), meta: { gold_token_coverage_in_html: 0.25, site_group: 's' } },
+      { ...page('b', 's'), meta: { gold_token_coverage_in_html: null } },
+      page('c', 's'),
+    ];
+    await writeFile(join(folder, 'pages.jsonl.gz'), gzipSync(lines.map((line) => JSON.stringify(line)).join('\n')));
+    assert.deepEqual(
+      (await loadPages(folder)).map((p) => [p.goldCoverage, 'meta' in p]),
+      [
+        [0.25, false],
+        [undefined, false],
+        [undefined, false],
+      ],
+    );
+    await writeFile(join(folder, 'pages.jsonl.gz'), gzipSync(JSON.stringify({ ...page('d', 's'), meta: { gold_token_coverage_in_html: 'most' } })));
+    await assert.rejects(loadPages(folder), DatasetError);
+  });
+
   it('keeps a page of unknown site as a site of its own', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'winnow-data-'));
     const lines = [page('a', ''), page('b', ''), page('c', 's')].map((p) => JSON.stringify(p)).join('\n');
@@ -83,9 +103,26 @@ describe('evaluate', () => {
     assert.match(outcomes.find((o) => o.id === 'p3')?.error ?? '', /empty/);
     assert.equal(outcomes.find((o) => o.id === 'p3')?.lcsF1, 0);
     assert.equal(outcomes.find((o) => o.id === 'p4')?.lcsF1, 1);
-    assert.deepEqual(Object.keys(report), ['method', 'pages', 'sites', 'shingle', 'bow_f1', 'lcs_f1', 'ms_per_page', 'empty', 'per_site']);
+    assert.deepEqual(Object.keys(report), ['method', 'pages', 'sites', 'shingle', 'bow_f1', 'lcs_f1', 'ms_per_page', 'empty', 'per_site', 'gold_mismatch']);
     assert.equal(report.empty, 1, 'the unreadable page is counted as empty where the gold has text');
     assert.equal(outcomes.find((o) => o.id === 'p3')?.empty, true);
     assert.equal(report.per_site[0]?.empty, 1);
+  });
+
+  it('counts pages whose gold the dataset says is not their text, and reports the scores of the others apart', async () => {
+    const pages: GoldPage[] = [
+      page('a', 's', '<p>alpha beta gamma delta</p>', 'alpha beta gamma delta'),
+      { ...page('b', 's', '<p>epsilon zeta eta theta</p>', 'words of another page entirely'), goldCoverage: 0.1 },
+      { ...page('c', 's', '<p>iota kappa lambda mu</p>', 'iota kappa lambda mu'), goldCoverage: 0.5 },
+    ];
+    const { report, outcomes } = await evaluate(pages, { method: 'reader', folds: 5 });
+    assert.deepEqual(
+      outcomes.map((o) => o.goldMismatch),
+      [false, true, false],
+    );
+    assert.deepEqual(report.gold_mismatch.ids, ['b']);
+    assert.equal(report.pages, 3, 'the flagged page still counts in the main figures');
+    assert.ok(report.lcs_f1 < 0.7);
+    assert.deepEqual(report.gold_mismatch.others, { pages: 2, shingle_f1: 1, bow_f1: 1, lcs_f1: 1 });
   });
 });

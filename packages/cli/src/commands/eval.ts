@@ -52,6 +52,18 @@ function formatReport(report: EvaluationReport): string {
     `shingle  P ${number(report.shingle.p)}  R ${number(report.shingle.r)}  F1 ${number(report.shingle.f1)}`,
     `bow F1 ${number(report.bow_f1)}   lcs F1 ${number(report.lcs_f1)}`,
     `ms/page  median ${report.ms_per_page.median.toFixed(2)}  p95 ${report.ms_per_page.p95.toFixed(2)}`,
+    `empty: ${report.empty} page(s) with no text where the gold has some`,
+    ...goldMismatchLines(report.gold_mismatch, number),
     '',
   ].join('\n');
+}
+
+/** How many pages the dataset flags as gold that is not their text, which, and the scores without them. */
+function goldMismatchLines({ ids, others }: EvaluationReport['gold_mismatch'], number: (value: number) => string): string[] {
+  if (ids.length === 0) return [];
+  const shown = ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ');
+  return [
+    `gold not matching its page (the dataset's flag): ${ids.length} page(s), ${shown}`,
+    `the other ${others.pages} pages: shingle F1 ${number(others.shingle_f1)}   bow F1 ${number(others.bow_f1)}   lcs F1 ${number(others.lcs_f1)}`,
+  ];
 }
