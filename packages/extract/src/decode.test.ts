@@ -185,6 +185,26 @@ describe('decodeHtml', () => {
     assert.match(extractReader(html).text, /\n\(c\) To provide a forum\.$/);
   });
 
+  it('refuses random bytes labelled UTF-16, which decode to few controls, and keeps a page of icon-font glyphs', () => {
+    for (const [bom, encoding] of [
+      [[0xff, 0xfe], 'utf-16le'],
+      [[0xfe, 0xff], 'utf-16be'],
+    ] as const) {
+      for (const contentType of ['text/html', `text/html; charset=${encoding}`]) {
+        assert.throws(
+          () => decodeHtml(Buffer.concat([Buffer.from(bom), randomBytes(64 * 1024)]), contentType),
+          (error: unknown) =>
+            error instanceof ExtractionError &&
+            error.code === 'binary-input' &&
+            /\d+% of its first characters are unassigned or private-use/.test(error.message),
+          `${encoding}, ${contentType}`,
+        );
+      }
+    }
+    const icons = '<p><i class="fa">\uf099</i> Follow us, and read the paragraph beside the icon of a bird.</p>'.repeat(100);
+    assert.match(decodeHtml(Buffer.from(`\ufeff<html><body>${icons}</body></html>`, 'utf16le')).html, /\uf099/);
+  });
+
   it('judges UTF-16 by its characters, not its NUL bytes', () => {
     assert.match(decodeHtml(Buffer.from('\ufeff<p>text</p>', 'utf16le')).html, /<p>text<\/p>/);
     assert.throws(
