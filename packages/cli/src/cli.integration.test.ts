@@ -121,6 +121,24 @@ describe('winnow, called wrongly or asked for help', () => {
     }
   });
 
+  it('exits 2 for a bad value the operation finds after parsing (an unknown outcome, a date, a query, a site setting), 1 for what is not there', async () => {
+    const { winnow: inEnv } = await embeddedCli('bad-values');
+    await inEnv('sites', 'add', 'tide', '--seed', 'http://127.0.0.1:9/', '--allow-private');
+    const exits = async (code: number, args: string[], message: RegExp) =>
+      assert.rejects(inEnv(...args), (failure: { code?: number; stderr?: string }) => {
+        assert.equal(failure.code, code, args.join(' '));
+        assert.match(failure.stderr ?? '', message, args.join(' '));
+        return true;
+      });
+    await exits(2, ['crawl-log', 'tide', '--outcome', 'bogus'], /^winnow: unknown outcome "bogus"; the crawl log lists: /);
+    await exits(2, ['templates', 'health', 'tide', '--since', 'yesterday'], /^winnow: since must be an ISO 8601 date/);
+    await exits(2, ['search', '""'], /^winnow: a quoted phrase has no words\n$/);
+    await exits(2, ['search', 'tide', '--page', '200', '--size', '100'], /only the first 10000 results can be paged through/);
+    await exits(2, ['sites', 'add', 'ebb', '--seed', 'http://127.0.0.1:9/'], /seeds\.0: refused: 127\.0\.0\.1 is a private address/);
+    await exits(1, ['crawl-log', 'nosuch', '--outcome', 'refused'], /^winnow: no site named "nosuch"\n$/);
+    await exits(1, ['templates', 'show', 'tide', '--version', '3'], /^winnow: tide has no templates yet/);
+  });
+
   it('shows the default of every site setting that takes a value, as the site schema declares it', async () => {
     const { name: _, ...defaults } = SITE_CONFIG_SCHEMA.parse({ name: 'tide', seeds: ['https://tide.example/'] });
     const withValues = Object.entries(defaults).filter(([, value]) => typeof value === 'number' || typeof value === 'string');
