@@ -217,6 +217,34 @@ describe('winnow, operating the embedded pipeline', () => {
     await inEnv('sites', 'remove', 'example');
     assert.match((await inEnv('sites', 'list')).stdout, /no sites/);
   });
+
+  it('fills the progress bars of a crawl whose pages include a duplicate: the index bar counts the pages that get a document', async () => {
+    const article =
+      '<html><head><title>Tide tables</title></head><body><article><p>The spring tide rose over the harbour wall at dawn.</p></article></body></html>';
+    const server = createServer((request, response) => {
+      const bodies: Record<string, string> = {
+        '/': '<html><body><a href="/a.html">a</a> <a href="/b.html">b</a></body></html>',
+        '/a.html': article,
+        '/b.html': article,
+      };
+      const body = bodies[request.url ?? ''];
+      response.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(body ?? 'not here');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { winnow: inEnv } = await embeddedCli('progress');
+      await inEnv('sites', 'add', 'tides', '--seed', `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, '--allow-private');
+      const { stdout, stderr } = await inEnv('crawl', 'tides');
+      assert.match(stdout, /3 stored, .*\(1 duplicate indexed under another page\)/);
+      const last = (stage: string) => [...stderr.matchAll(new RegExp(`${stage}\\s+\\S+ (\\d+)/(\\d+)`, 'g'))].at(-1)?.slice(1, 3);
+      assert.deepEqual(last('crawled'), ['3', '3']);
+      assert.deepEqual(last('extracted'), ['3', '3']);
+      assert.deepEqual(last('indexed'), ['2', '2'], 'two documents: the duplicate has none');
+    } finally {
+      server.close();
+    }
+  });
 });
 
 describe('winnow up', () => {

@@ -118,6 +118,7 @@ export function localWatch(rt: Runtime): PipelineWatch {
         stored: counts.reduce((sum, count) => sum + count.stored, 0),
         extracted: counts.reduce((sum, count) => sum + count.extracted, 0),
         indexed,
+        duplicates: counts.reduce((sum, count) => sum + count.duplicates, 0),
       };
     },
   };
