@@ -121,6 +121,24 @@ describe('winnow, called wrongly or asked for help', () => {
     }
   });
 
+  it('exits 2 for a bad value the operation finds after parsing (an unknown outcome, a date, a query, a site setting), 1 for what is not there', async () => {
+    const { winnow: inEnv } = await embeddedCli('bad-values');
+    await inEnv('sites', 'add', 'tide', '--seed', 'http://127.0.0.1:9/', '--allow-private');
+    const exits = async (code: number, args: string[], message: RegExp) =>
+      assert.rejects(inEnv(...args), (failure: { code?: number; stderr?: string }) => {
+        assert.equal(failure.code, code, args.join(' '));
+        assert.match(failure.stderr ?? '', message, args.join(' '));
+        return true;
+      });
+    await exits(2, ['crawl-log', 'tide', '--outcome', 'bogus'], /^winnow: unknown outcome "bogus"; the crawl log lists: /);
+    await exits(2, ['templates', 'health', 'tide', '--since', 'yesterday'], /^winnow: since must be an ISO 8601 date/);
+    await exits(2, ['search', '""'], /^winnow: a quoted phrase has no words\n$/);
+    await exits(2, ['search', 'tide', '--page', '200', '--size', '100'], /only the first 10000 results can be paged through/);
+    await exits(2, ['sites', 'add', 'ebb', '--seed', 'http://127.0.0.1:9/'], /seeds\.0: refused: 127\.0\.0\.1 is a private address/);
+    await exits(1, ['crawl-log', 'nosuch', '--outcome', 'refused'], /^winnow: no site named "nosuch"\n$/);
+    await exits(1, ['templates', 'show', 'tide', '--version', '3'], /^winnow: tide has no templates yet/);
+  });
+
   it('shows the default of every site setting that takes a value, as the site schema declares it', async () => {
     const { name: _, ...defaults } = SITE_CONFIG_SCHEMA.parse({ name: 'tide', seeds: ['https://tide.example/'] });
     const withValues = Object.entries(defaults).filter(([, value]) => typeof value === 'number' || typeof value === 'string');
@@ -198,6 +216,34 @@ describe('winnow, operating the embedded pipeline', () => {
     assert.match((await inEnv('search', 'anything')).stdout, /^0 pages match anything/);
     await inEnv('sites', 'remove', 'example');
     assert.match((await inEnv('sites', 'list')).stdout, /no sites/);
+  });
+
+  it('fills the progress bars of a crawl whose pages include a duplicate: the index bar counts the pages that get a document', async () => {
+    const article =
+      '<html><head><title>Tide tables</title></head><body><article><p>The spring tide rose over the harbour wall at dawn.</p></article></body></html>';
+    const server = createServer((request, response) => {
+      const bodies: Record<string, string> = {
+        '/': '<html><body><a href="/a.html">a</a> <a href="/b.html">b</a></body></html>',
+        '/a.html': article,
+        '/b.html': article,
+      };
+      const body = bodies[request.url ?? ''];
+      response.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(body ?? 'not here');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { winnow: inEnv } = await embeddedCli('progress');
+      await inEnv('sites', 'add', 'tides', '--seed', `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, '--allow-private');
+      const { stdout, stderr } = await inEnv('crawl', 'tides');
+      assert.match(stdout, /3 stored, .*\(1 duplicate indexed under another page\)/);
+      const last = (stage: string) => [...stderr.matchAll(new RegExp(`${stage}\\s+\\S+ (\\d+)/(\\d+)`, 'g'))].at(-1)?.slice(1, 3);
+      assert.deepEqual(last('crawled'), ['3', '3']);
+      assert.deepEqual(last('extracted'), ['3', '3']);
+      assert.deepEqual(last('indexed'), ['2', '2'], 'two documents: the duplicate has none');
+    } finally {
+      server.close();
+    }
   });
 });
 

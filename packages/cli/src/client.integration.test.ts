@@ -40,9 +40,10 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     runCli(args, {
       env: { ...process.env, WINNOW_API_URL: api.url, WINNOW_API_TOKEN: token, WINNOW_DATA_DIR: untouchedDataDir, DATABASE_URL: '', REDIS_URL: '' },
     });
-  const fails = async (token: string, args: string[], message: RegExp) =>
+  /** Exit status 1 for a refusal, 2 for a bad value the API refuses (a 400): a mistake in the call. */
+  const fails = async (token: string, args: string[], message: RegExp, code = 1) =>
     assert.rejects(winnow(token, ...args), (error: { code?: number; stdout?: string; stderr?: string }) => {
-      assert.equal(error.code, 1);
+      assert.equal(error.code, code, args.join(' '));
       assert.equal(error.stdout, '');
       assert.match(error.stderr ?? '', message);
       assert.ok(!error.stderr?.includes(OPERATE) && !error.stderr?.includes(SEARCH), 'no token is ever printed');
@@ -99,7 +100,7 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     const site = await findSite(rt.db, 'patched');
     assert.deepEqual([site?.config.concurrency, site?.config.maxPages, site?.config.templateEveryMs], [2, 1000, 0], "the API's database has the change");
     assert.equal(updated.stdout, `updated site patched: concurrency 2, maxPages 1000 (default)\n${formatSites(site ? [site] : [])}`);
-    await fails(OPERATE, ['sites', 'update', 'patched', '--render', 'fast'], /^winnow: invalid site configuration: render: /);
+    await fails(OPERATE, ['sites', 'update', 'patched', '--render', 'fast'], /^winnow: invalid site configuration: render: /, 2);
     await fails(OPERATE, ['sites', 'update', 'nosuch', '--max-pages', '5'], /^winnow: no site named "nosuch"\n$/);
     await winnow(OPERATE, 'sites', 'remove', 'patched');
   });
@@ -126,7 +127,7 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
       (await winnow(`search:${SEARCH}`, 'search', query, '--site', 'news', '--page', '2', '--size', '5', '--json')).stdout,
       `${JSON.stringify(expected, null, 2)}\n`,
     );
-    await fails(`search:${SEARCH}`, ['search', '"unclosed'], /^winnow: .*unclosed quote/);
+    await fails(`search:${SEARCH}`, ['search', '"unclosed'], /^winnow: .*unclosed quote/, 2);
   });
 
   test('crawl --wait follows the remote pipeline; status and templates print what local mode prints', async () => {
@@ -234,6 +235,10 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     await fails(`search:${SEARCH}`, ['status'], /^winnow: this command needs an operate token for the API at http:\/\/127\.0\.0\.1:\d+: set WINNOW_API_TOKEN/);
     await fails(OPERATE, ['crawl', 'nosuch'], /^winnow: no site named "nosuch"\n$/);
     await fails(OPERATE, ['sites', 'add', 'news', '--seed', 'http://127.0.0.1:9/', '--allow-private'], /^winnow: site "news" already exists/);
+    // A bad value the API refuses (400) is a mistake in the call, as it is embedded: status 2.
+    await fails(OPERATE, ['crawl-log', 'gazette', '--outcome', 'bogus'], /^winnow: unknown outcome "bogus"/, 2);
+    await fails(OPERATE, ['templates', 'health', 'gazette', '--since', 'yesterday'], /^winnow: since must be an ISO 8601 date/, 2);
+    await fails(OPERATE, ['search', '""'], /^winnow: a quoted phrase has no words\n$/, 2);
     const closedPort = await freePort();
     await assert.rejects(
       runCli(['status'], { env: { ...process.env, WINNOW_API_URL: `http://127.0.0.1:${closedPort}`, WINNOW_API_TOKEN: OPERATE } }),

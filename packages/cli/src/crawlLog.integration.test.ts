@@ -138,7 +138,7 @@ describe('what a crawl did not store: status counts and the crawl log (the real 
     assert.match(paged.stdout, /\nrefused, disallowed URLs of every crawl of troubled: 8 \(showing 4-6; next: --page 3\)\n$/);
 
     await assert.rejects(winnow('crawl-log', 'troubled', '--outcome', 'stored'), (error: { code?: number; stderr?: string }) => {
-      assert.equal(error.code, 1);
+      assert.equal(error.code, 2, 'a bad value: a usage error');
       assert.match(error.stderr ?? '', /unknown outcome "stored"; the crawl log lists: moved, gone, refused, disallowed, failed, cancelled, duplicate\n/);
       return true;
     });

@@ -144,8 +144,8 @@ export function remoteOperator(client: ApiClient): Operator {
           isIdle: () => client.isIdle(),
           progress: async (followed) => {
             const counted = (await client.status()).sites.filter((site) => !followed || followed.includes(site.site));
-            const sum = (stage: 'stored' | 'extracted' | 'indexed') => counted.reduce((total, site) => total + site[stage], 0);
-            return { stored: sum('stored'), extracted: sum('extracted'), indexed: sum('indexed') };
+            const sum = (stage: 'stored' | 'extracted' | 'indexed' | 'duplicates') => counted.reduce((total, site) => total + site[stage], 0);
+            return { stored: sum('stored'), extracted: sum('extracted'), indexed: sum('indexed'), duplicates: sum('duplicates') };
           },
         },
         sites,

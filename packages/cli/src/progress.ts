@@ -5,6 +5,8 @@ export interface PipelineProgress {
   stored: number;
   extracted: number;
   indexed: number;
+  /** Stored pages filed under another page of their site: they have no document of their own, so the index bar does not wait for them. */
+  duplicates: number;
 }
 
 /** What following the pipeline reads, from the runtime here or through the HTTP API. */
@@ -25,8 +27,8 @@ export async function followProgress(watch: PipelineWatch, sites: readonly strin
   const tick = async () => {
     const progress = await watch.progress(sites);
     for (const [stage, stageBar] of Object.entries(stages)) {
-      stageBar.setTotal(Math.max(progress.stored, 1));
-      stageBar.update(progress[stage as keyof PipelineProgress]);
+      stageBar.setTotal(Math.max(stage === 'indexed' ? progress.stored - progress.duplicates : progress.stored, 1));
+      stageBar.update(progress[stage as keyof typeof stages]);
     }
   };
   try {

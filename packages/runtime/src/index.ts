@@ -39,6 +39,7 @@ export {
   templateHealthHistory,
   templateJob,
 } from './templates.js';
+export { type RequeuedJobs, requeueLostJobs } from './lostJobs.js';
 export { keepPageFailure, runStandalone, type Service, serve } from './service.js';
 export { isUnavailable, whileUnavailable } from './retry.js';
 export { CpuPool } from './cpu/pool.js';

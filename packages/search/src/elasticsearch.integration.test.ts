@@ -122,6 +122,22 @@ describe('the Elasticsearch index (a real node)', () => {
     assert.equal(await index.count(), 4);
   });
 
+  test("lists every document's page and extraction time, past one page of results, including writes not yet refreshed", async () => {
+    const many = Array.from({ length: 5003 }, (_, i) =>
+      doc(`http://v.test/${i}`, `page ${i}`, new Date(Date.UTC(2026, 10, 1, 0, 0, 0, i)), 'versions', 100_000 + i),
+    );
+    await index.upsert(many);
+    try {
+      const versions = await index.documentVersions();
+      for (const written of [many[0], many[4999], many[5000], many[5002]]) {
+        assert.equal(versions.get(written?.pageId as number), written?.extractedAt.getTime(), written?.url);
+      }
+      assert.equal([...versions.keys()].filter((pageId) => pageId >= 100_000).length, 5003);
+    } finally {
+      await index.removeSite('versions');
+    }
+  });
+
   test('removing a site removes only its documents', async () => {
     await index.removeSite('other');
     await index.refresh();

@@ -210,6 +210,28 @@ export class ElasticsearchIndex implements SearchIndex {
     return response.count;
   }
 
+  async documentVersions(): Promise<Map<number, number>> {
+    return this.#answering('the listing of documents', async () => {
+      await this.#client.indices.refresh({ index: this.alias });
+      const versions = new Map<number, number>();
+      let after: (string | number)[] | undefined;
+      for (;;) {
+        const found = await this.#client.search<Pick<StoredDocument, 'page_id' | 'extracted_at'>>({
+          index: this.alias,
+          size: 5000,
+          _source: ['page_id', 'extracted_at'],
+          sort: [{ page_id: 'asc' }],
+          ...(after ? { search_after: after } : {}),
+        });
+        const hits = found.hits.hits;
+        for (const hit of hits) if (hit._source) versions.set(hit._source.page_id, Date.parse(hit._source.extracted_at));
+        const last = hits.at(-1);
+        if (!last?.sort) return versions;
+        after = last.sort as (string | number)[];
+      }
+    });
+  }
+
   /** Makes every write so far visible to searches (tests; the index refreshes each second anyway). */
   async refresh(): Promise<void> {
     await this.#client.indices.refresh({ index: this.alias });

@@ -77,6 +77,20 @@ for (const kind of ['pglite', 'postgres'] as const) {
       );
     });
 
+    test("lists every document's page and the extraction time it was written from, the latest write's", async () => {
+      const siteId = await addSite(db, 'versions');
+      const first = await addPage(db, siteId, 'http://127.0.0.1:1/v1.html');
+      const second = await addPage(db, siteId, 'http://127.0.0.1:1/v2.html');
+      const later = new Date('2026-11-02T03:04:05.678Z');
+      await index.upsert([doc('versions', first, 'http://127.0.0.1:1/v1.html', 'one'), doc('versions', second, 'http://127.0.0.1:1/v2.html', 'two')]);
+      await index.upsert([{ ...doc('versions', second, 'http://127.0.0.1:1/v2.html', 'two again'), extractedAt: later }]);
+      const versions = await index.documentVersions();
+      assert.equal(versions.get(first), Date.parse('2026-11-01T00:00:00Z'));
+      assert.equal(versions.get(second), later.getTime());
+      await index.removePages([first]);
+      assert.equal((await index.documentVersions()).has(first), false);
+    });
+
     test('finds a Chinese or Japanese word inside text written without spaces, in order, and marks it', async () => {
       const url = 'http://127.0.0.1:1/cjk.html';
       const page = await addPage(db, await addSite(db, 'cjk'), url);

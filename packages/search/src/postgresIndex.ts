@@ -99,6 +99,11 @@ export class PostgresSearchIndex implements SearchIndex {
     return row?.count ?? 0;
   }
 
+  async documentVersions(): Promise<Map<number, number>> {
+    const rows = await this.db.query<{ page_id: number; extracted_at: Date }>('SELECT page_id, extracted_at FROM search_documents');
+    return new Map(rows.map((row) => [row.page_id, row.extracted_at.getTime()]));
+  }
+
   async close(): Promise<void> {
     // The database belongs to whoever opened it.
   }

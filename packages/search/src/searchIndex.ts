@@ -61,6 +61,12 @@ export interface SearchIndex {
   removePages(pageIds: readonly number[]): Promise<void>;
   search(request: SearchRequest): Promise<SearchResponse>;
   count(site?: string): Promise<number>;
+  /**
+   * Every document's page id with the extraction time (ms since the epoch) it was written from,
+   * each write acknowledged before the call included: what the index holds, to be compared with
+   * what it should hold when queued jobs may have been lost.
+   */
+  documentVersions(): Promise<Map<number, number>>;
   close(): Promise<void>;
 }
 

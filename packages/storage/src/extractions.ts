@@ -210,6 +210,32 @@ export async function unextractedPages(db: Queryable, siteId: number): Promise<{
   return rows.map((row) => ({ pageId: row.id, contentHash: row.content_hash }));
 }
 
+/**
+ * Every stored page whose current body has no extraction, of every site: what a pipeline whose
+ * queues lost their jobs (a private Redis, which keeps nothing across restarts) queues again.
+ */
+export async function allUnextractedPages(db: Queryable): Promise<{ pageId: number; contentHash: string }[]> {
+  const rows = await db.query<{ id: number; content_hash: string }>(
+    `SELECT p.id, p.content_hash FROM pages p LEFT JOIN extractions e ON e.page_id = p.id
+      WHERE p.content_hash IS NOT NULL AND (e.page_id IS NULL OR e.content_hash <> p.content_hash)
+      ORDER BY p.id`,
+  );
+  return rows.map((row) => ({ pageId: row.id, contentHash: row.content_hash }));
+}
+
+/**
+ * The pages that should have a search document, each with the time of the extraction it would be
+ * written from (ms since the epoch, as a document records it): pages with a body and an
+ * extraction that no decision filed under another page (`pages.duplicate_of`).
+ */
+export async function indexableVersions(db: Queryable): Promise<Map<number, number>> {
+  const rows = await db.query<{ page_id: number; extracted_at: Date }>(
+    `SELECT e.page_id, e.extracted_at FROM extractions e JOIN pages p ON p.id = e.page_id
+      WHERE p.content_hash IS NOT NULL AND p.duplicate_of IS NULL`,
+  );
+  return new Map(rows.map((row) => [row.page_id, row.extracted_at.getTime()]));
+}
+
 export interface IndexablePage {
   pageId: number;
   site: string;

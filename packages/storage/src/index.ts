@@ -108,6 +108,8 @@ export {
   type Extraction,
   type IndexablePage,
   unextractedPages,
+  allUnextractedPages,
+  indexableVersions,
   findPagesByUrl,
   listPageExtractions,
   type PageByUrl,

@@ -70,6 +70,10 @@ export class HoldingIndex implements SearchIndex {
     return this.inner.count(site);
   }
 
+  documentVersions(): Promise<Map<number, number>> {
+    return this.inner.documentVersions();
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }
