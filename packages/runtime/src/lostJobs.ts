@@ -1,5 +1,5 @@
 import { extractionJobId } from '@winnow/queue';
-import { allUnextractedPages, indexableVersions } from '@winnow/storage';
+import { unextractedPages, indexableVersions } from '@winnow/storage';
 import type { Runtime } from './runtime.js';
 
 /** What `requeueLostJobs` queued again. */
@@ -21,7 +21,7 @@ export interface RequeuedJobs {
  * queues nothing). Extraction jobs keep their usual deduplication id; an index job is idempotent.
  */
 export async function requeueLostJobs(rt: Runtime): Promise<RequeuedJobs> {
-  const unextracted = await allUnextractedPages(rt.db);
+  const unextracted = await unextractedPages(rt.db);
   const hashes = new Map(unextracted.map((page) => [page.pageId, page.contentHash]));
   await rt.queues.addBulk(
     'extract',

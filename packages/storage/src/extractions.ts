@@ -197,28 +197,16 @@ export async function extractionInput(db: Queryable, pageId: number): Promise<Ex
 }
 
 /**
- * A site's stored pages whose current body has no extraction: the end of a crawl queues them, so
- * that extraction jobs lost with a Redis that kept nothing are made good.
+ * Stored pages whose current body has no extraction, of one site or of every site: what is queued
+ * again when extraction jobs were lost with a Redis that kept nothing (the end of a crawl, for its
+ * site; the start of an embedded pipeline, whose private Redis kept nothing across restarts).
  */
-export async function unextractedPages(db: Queryable, siteId: number): Promise<{ pageId: number; contentHash: string }[]> {
+export async function unextractedPages(db: Queryable, siteId?: number): Promise<{ pageId: number; contentHash: string }[]> {
   const rows = await db.query<{ id: number; content_hash: string }>(
     `SELECT p.id, p.content_hash FROM pages p LEFT JOIN extractions e ON e.page_id = p.id
-      WHERE p.site_id = $1 AND p.content_hash IS NOT NULL AND (e.page_id IS NULL OR e.content_hash <> p.content_hash)
+      WHERE ($1::bigint IS NULL OR p.site_id = $1) AND p.content_hash IS NOT NULL AND (e.page_id IS NULL OR e.content_hash <> p.content_hash)
       ORDER BY p.id`,
-    [siteId],
-  );
-  return rows.map((row) => ({ pageId: row.id, contentHash: row.content_hash }));
-}
-
-/**
- * Every stored page whose current body has no extraction, of every site: what a pipeline whose
- * queues lost their jobs (a private Redis, which keeps nothing across restarts) queues again.
- */
-export async function allUnextractedPages(db: Queryable): Promise<{ pageId: number; contentHash: string }[]> {
-  const rows = await db.query<{ id: number; content_hash: string }>(
-    `SELECT p.id, p.content_hash FROM pages p LEFT JOIN extractions e ON e.page_id = p.id
-      WHERE p.content_hash IS NOT NULL AND (e.page_id IS NULL OR e.content_hash <> p.content_hash)
-      ORDER BY p.id`,
+    [siteId ?? null],
   );
   return rows.map((row) => ({ pageId: row.id, contentHash: row.content_hash }));
 }

@@ -108,7 +108,6 @@ export {
   type Extraction,
   type IndexablePage,
   unextractedPages,
-  allUnextractedPages,
   indexableVersions,
   findPagesByUrl,
   listPageExtractions,
