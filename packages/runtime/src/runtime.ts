@@ -140,12 +140,18 @@ function ownerOnlyDir(dir: string): void {
   if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
+/**
+ * A holder refreshes its lock every half of this; a lock left older by a process that died (killed,
+ * the machine lost) is taken over. proper-lockfile's default, stated so the busy message can say it.
+ */
+const LOCK_STALE_MS = 10_000;
+
 async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   const dir = resolve(dataDir);
   ownerOnlyDir(dir);
   const note = apiNotePath(dir);
   try {
-    const release = await lockfile.lock(dir, { lockfilePath: `${dir}.lock`, retries: 0 });
+    const release = await lockfile.lock(dir, { lockfilePath: `${dir}.lock`, retries: 0, stale: LOCK_STALE_MS });
     // A note left by a holder that died names no API of this process's.
     rmSync(note, { force: true });
     return async () => {
@@ -155,7 +161,7 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
       throw new EmbeddedDatabaseBusyError(
-        `the embedded database in ${dir} is in use by another winnow process (such as \`winnow up\`): use that process's HTTP API, stop it, or set DATABASE_URL to a Postgres server`,
+        `the embedded database in ${dir} is in use by another winnow process (such as \`winnow up\`): use that process's HTTP API, stop it, or set DATABASE_URL to a Postgres server (a process that was killed holds it for ${LOCK_STALE_MS / 1000} s more)`,
         readNote(note),
       );
     }
