@@ -110,9 +110,10 @@ export const ENV_SCHEMA = z.object({
   /** The User-Agent of every request the crawler makes; robots.txt groups are matched against its first word. */
   WINNOW_USER_AGENT: optionalText.transform((value) => value ?? DEFAULT_USER_AGENT),
   /**
-   * A proxy every request of the crawler's Chromium goes through (its own requests and its
-   * background traffic alike), e.g. `http://127.0.0.1:9`, which answers nothing, in tests that must
-   * reach no outside host. Unset: Chromium's page requests are fetched by the crawler itself.
+   * The proxy the crawler's Chromium is launched with, for what it would fetch itself rather than
+   * through the crawler. Chromium resolves no host and connects to no address (`launchChromium`),
+   * this proxy included, so nothing reaches it: tests set one that forwards to loopback, to see
+   * that nothing would leak. Every request of a page is fetched by the crawler itself.
    */
   WINNOW_BROWSER_PROXY: url(['http:', 'https:', 'socks5:']),
   /** The Chromium that crawls of JavaScript-rendered sites drive (Debian: apt-get install chromium). */

@@ -94,11 +94,11 @@ export const MIN_SCHEDULE_MS = 1000;
  */
 function checkRules(site: z.infer<typeof SITE_SETTINGS>, context: z.RefinementCtx): void {
   site.seeds.forEach((seed, index) => {
-    const refused = URL.canParse(seed) && refusedHost(new URL(seed).hostname, site.allowPrivateAddresses);
+    const refused = unstorable(seed) ?? (URL.canParse(seed) && refusedHost(new URL(seed).hostname, site.allowPrivateAddresses));
     if (refused) context.addIssue({ code: 'custom', path: ['seeds', index], message: `refused: ${refused}` });
   });
   site.allow.forEach((glob, index) => {
-    const problem = globProblem(glob) ?? wholeUrlProblem(glob);
+    const problem = unstorable(glob) ?? globProblem(glob) ?? wholeUrlProblem(glob);
     if (problem) context.addIssue({ code: 'custom', path: ['allow', index], message: `glob "${glob}" refused: ${problem}` });
   });
   for (const schedule of ['templateEveryMs', 'recrawlEveryMs'] as const) {
@@ -106,6 +106,20 @@ function checkRules(site: z.infer<typeof SITE_SETTINGS>, context: z.RefinementCt
     if (every > 0 && every < MIN_SCHEDULE_MS)
       context.addIssue({ code: 'custom', path: [schedule], message: `must be 0 (off) or at least ${MIN_SCHEDULE_MS} ms` });
   }
+}
+
+/** An unpaired UTF-16 surrogate: a JSON string may hold one (`"\\ud800"`), but it is no character. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why a seed or a glob cannot be stored as text (Postgres refuses a NUL in text and JSON, and an
+ * unpaired surrogate is no character: PGlite refuses it, `pg` would store U+FFFD), or null. A URL
+ * never holds either: the URL parser percent-encodes them.
+ */
+function unstorable(text: string): string | null {
+  if (text.includes('\u0000')) return 'it holds a NUL character (percent-encode it as %00)';
+  if (LONE_SURROGATE.test(text)) return 'it holds an unpaired surrogate, which is no character';
+  return null;
 }
 
 /** The settings as accepted when written: unknown keys refused, and `checkRules` kept. */

@@ -109,8 +109,10 @@ export async function pageExtraction(rt: Runtime, params: PageParams): Promise<P
   if (!PAGE_PROTOCOLS.has(parsed.protocol)) throw new InvalidRequestError(`url ${quoted(url)} is not an http(s) URL: no page has such a URL`);
   const site = params.site === undefined ? undefined : await requireSite(rt, params.site);
   // The URL as given, and as a browser spells it (host lower-cased, default port dropped) without its fragment, the way the frontier stores URLs.
+  // Given with a NUL, only the parser's spelling (%00) is looked up: no stored URL holds a NUL, and Postgres refuses one in text.
   parsed.hash = '';
-  const found = await findPagesByUrl(rt.db, [...new Set([url, parsed.href])], site?.name ?? null);
+  const spellings = [...new Set([url, parsed.href])].filter((spelling) => !spelling.includes('\u0000'));
+  const found = await findPagesByUrl(rt.db, spellings, site?.name ?? null);
   const [first] = found;
   if (!first) {
     throw new PageNotFoundError(

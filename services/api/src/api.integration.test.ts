@@ -819,6 +819,26 @@ describe('the HTTP API', () => {
     assert.equal((await call('POST', '/sites/news/templates', { body: {} })).status, 202, 'an empty object is no setting');
   });
 
+  test('text the database cannot hold (a NUL, an unpaired surrogate) in a seed, a glob, a patch or a page URL is a 4xx saying so, never a 500', async () => {
+    const bodies = [
+      '{"name": "nul-seed", "seeds": ["http://a.example/\\u0000"]}',
+      '{"name": "nul-glob", "seeds": ["http://a.example/"], "allow": ["http://a.example/\\u0000*"]}',
+      '{"name": "lone-surrogate", "seeds": ["http://a.example/\\ud800"]}',
+      '{"name": "lone-surrogate-glob", "seeds": ["http://a.example/"], "allow": ["http://a.example/\\udc00*"]}',
+    ];
+    for (const body of bodies) {
+      const response = await call('POST', '/sites', { body });
+      assert.equal(response.status, 400, body);
+      assert.match(response.body.error, /a NUL character|an unpaired surrogate/, body);
+    }
+    const patched = await call('PATCH', '/sites/news', { body: '{"seeds": ["http://127.0.0.1:9/\\u0000"]}' });
+    assert.equal(patched.status, 400);
+    assert.match(patched.body.error, /seeds\.0: .*a NUL character/);
+    const page = await call('GET', '/pages?url=http://127.0.0.1:9/%00&site=news');
+    assert.equal(page.status, 404, 'a URL holding a NUL is no page: no stored URL holds one');
+    assert.match(page.body.error, /news has no page/);
+  });
+
   test('an empty site parameter is a 400, not a site named ""', async () => {
     for (const path of ['/search?q=harbour&site=', '/templates?site=']) {
       const response = await call('GET', path);

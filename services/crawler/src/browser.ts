@@ -60,9 +60,10 @@ export interface RenderedPage {
  * target unrouted): the document's comes back to the caller, a subresource's is followed here, each
  * hop fetched through the policy again. WebSockets and WebRTC are refused; service workers are
  * blocked; each page gets a fresh context (no cookies shared between pages), and Chromium is
- * launched with a pipe, not a port. `proxy` (`WINNOW_BROWSER_PROXY`) also sends Chromium's own
- * background traffic to a proxy: tests point it at one that answers nothing (or forwards only to
- * loopback, to see what would leak), so they can never reach an outside host.
+ * launched with a pipe, not a port, unable to resolve a host or connect to any address
+ * (`launchChromium`): what it would fetch around the routes (speculation rules' prefetches and
+ * prerenders, preconnects, background traffic) fails. `proxy` (`WINNOW_BROWSER_PROXY`) is never
+ * reached either: tests point it at one that forwards only to loopback, to see what would leak.
  */
 export class BrowserRenderer {
   private constructor(private readonly browser: Browser) {}

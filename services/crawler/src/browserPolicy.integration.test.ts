@@ -14,8 +14,9 @@ const LOOPBACK = new Set(['127.0.0.1', '0.0.0.0', 'localhost', '[::1]']);
 
 /**
  * The proxy Chromium is launched with in these tests (`WINNOW_BROWSER_PROXY`, loopback not
- * bypassed), standing in for the network a production Chromium reaches directly: whatever Chromium
- * sends itself, not through the crawler, arrives here. Requests and tunnels to this machine are
+ * bypassed), standing in for the network Chromium would reach directly if it could connect at all
+ * (it cannot: `launchChromium`): whatever Chromium sent itself, not through the crawler, would
+ * arrive here. Requests and tunnels to this machine are
  * forwarded, so that a leak reaches the internal server as it would in production; anything else
  * is answered 403 and never leaves the machine.
  */
@@ -111,6 +112,16 @@ fetch('http://127.0.0.1:${i}/api', { mode: 'no-cors' });
 fetch('/r-internal', { mode: 'no-cors' });
 fetch('/data.json').then((r) => r.json()).then((data) => { document.getElementById('out').textContent = data.note; });
 </script>`),
+      '/speculation.html': html(`<p>A page that asks for prefetches and prerenders</p>
+<link rel="preconnect" href="http://127.0.0.1:${i}">
+<link rel="preconnect" href="https://127.0.0.1:${i}">
+<script type="speculationrules">{"prefetch": [{"source": "list", "urls": ["http://127.0.0.1:${i}/spec-prefetch", "http://0.0.0.0:${i}/spec-prefetch-zero", "/spec-same-prefetch"]}], "prerender": [{"source": "list", "urls": ["http://127.0.0.1:${i}/spec-prerender", "/spec-same-prerender"]}]}</script>
+<script>
+const rules = document.createElement('script');
+rules.type = 'speculationrules';
+rules.textContent = JSON.stringify({ prefetch: [{ source: 'list', urls: ['http://127.0.0.1:${i}/spec-script-prefetch'] }] });
+document.head.append(rules);
+</script>`),
       '/rtc.html': html(`<p id="out">WebRTC</p><script>
 const servers = [{ urls: ['stun:127.0.0.1:${udpPort}', 'stun:0.0.0.0:${udpPort}'] }, { urls: ['turn:127.0.0.1:${i}?transport=tcp', 'turn:0.0.0.0:${i}?transport=tcp'], username: 'u', credential: 'p' }];
 const frame = document.body.appendChild(document.createElement('iframe'));
@@ -157,9 +168,15 @@ for (const scope of [window, frame.contentWindow]) {
       if (path === '/old.html') return redirect('/new.html');
       if (path === '/r-data') return redirect('/data.json');
       if (path === '/data.json') return void response.writeHead(200, { 'content-type': 'application/json' }).end('{"note":"data reached through a redirect"}');
+      if (path === '/spec-rules.json') {
+        const rules = { prefetch: [{ source: 'list', urls: [`http://127.0.0.1:${internalPort}/spec-header-prefetch`, '/spec-header-same'] }] };
+        return void response.writeHead(200, { 'content-type': 'application/speculationrules+json' }).end(JSON.stringify(rules));
+      }
       const page = pages()[path.split('?')[0] ?? ''];
       if (!page) return void response.writeHead(404, { 'content-type': 'text/html' }).end('<p>none</p>');
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+      // The Speculation-Rules header names rules of its own, as a `<script type="speculationrules">` does.
+      const speculation = path === '/speculation.html' ? { 'speculation-rules': '"/spec-rules.json"' } : {};
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...speculation }).end(page);
     });
     site.on('upgrade', (request, socket) => {
       siteSeen.push(`upgrade ${request.url}`);
@@ -250,6 +267,19 @@ for (const scope of [window, frame.contentWindow]) {
     const { body } = await crawlPage('private-sub', '/private-sub.html');
     assert.deepEqual(internalSeen, []);
     assert.match(body, /data reached through a redirect/, 'a request to the site itself still works');
+  });
+
+  test("speculation rules (prefetch, prerender, in the markup, a script or a header) and preconnects reach nothing: Chromium's own fetches bypass routing, so it connects nowhere", async () => {
+    const { body } = await crawlPage('speculation', '/speculation.html');
+    assert.match(body, /A page that asks for prefetches and prerenders/, 'the page itself is rendered');
+    // Let a prerender started after `load` arrive too.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.deepEqual(internalSeen, []);
+    assert.deepEqual(
+      siteSeen.filter((path) => path.startsWith('/spec-') && path !== '/spec-rules.json'),
+      [],
+      "the site's own pages are not prefetched behind the crawler's back either",
+    );
   });
 
   test('WebRTC sends nothing: no STUN datagram, no TURN connection', async () => {
