@@ -10,7 +10,7 @@ import { z } from 'zod';
  * after its id: it is scored like any page and never pooled with other unknown pages. Of the
  * dataset's `meta`, only `gold_token_coverage_in_html` is read: the share of the gold's distinct
  * words that the page's text holds, which the shared datasets record to flag gold that does not
- * match its HTML (`goldMatchesHtml`).
+ * match its HTML (`goldMismatch`).
  */
 const pageSchema = z
   .object({
