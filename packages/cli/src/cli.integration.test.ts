@@ -134,6 +134,7 @@ describe('winnow, called wrongly or asked for help', () => {
     await exits(2, ['templates', 'health', 'tide', '--since', 'yesterday'], /^winnow: since must be an ISO 8601 date/);
     await exits(2, ['search', '""'], /^winnow: a quoted phrase has no words\n$/);
     await exits(2, ['search', 'tide', '--page', '200', '--size', '100'], /only the first 10000 results can be paged through/);
+    await exits(2, ['search', 'tide', '--site', ''], /^winnow: site must not be empty: leave it out for every site\n$/);
     await exits(2, ['sites', 'add', 'ebb', '--seed', 'http://127.0.0.1:9/'], /seeds\.0: refused: 127\.0\.0\.1 is a private address/);
     await exits(1, ['crawl-log', 'nosuch', '--outcome', 'refused'], /^winnow: no site named "nosuch"\n$/);
     await exits(1, ['templates', 'show', 'tide', '--version', '3'], /^winnow: tide has no templates yet/);

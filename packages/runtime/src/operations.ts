@@ -68,6 +68,16 @@ export async function requireSite(rt: Runtime, name: string): Promise<Site> {
   return site;
 }
 
+/**
+ * The site a listing or a lookup is narrowed to (`site=`, `--site`), or none for every site. An
+ * empty name is a mistake (a blank form field, `--site ''`), not "every site" nor a site named "".
+ */
+export async function siteFilter(rt: Runtime, name: string | undefined): Promise<Site | undefined> {
+  if (name === undefined) return undefined;
+  if (name === '') throw new InvalidRequestError('site must not be empty: leave it out for every site');
+  return requireSite(rt, name);
+}
+
 /** The BullMQ job scheduler id of a site's template schedule. */
 export function templateScheduleId(siteId: number): string {
   return `template-schedule-${siteId}`;
@@ -317,7 +327,8 @@ export async function search(rt: Runtime, params: SearchParams): Promise<SearchR
       `page ${page} of size ${size} would end at result ${page * size}: only the first ${MAX_RESULT_WINDOW} results can be paged through; narrow the query`,
     );
   }
-  const sites = params.site !== undefined ? [(await requireSite(rt, params.site)).name] : await listSiteNames(rt.db);
+  const site = await siteFilter(rt, params.site);
+  const sites = site ? [site.name] : await listSiteNames(rt.db);
   const response = await rt.search.search({ query, sites, offset: (page - 1) * size, limit: size });
   const stoodFor = await pagesStoodFor(rt.db, response.hits, MAX_ALSO_AT);
   const none: StoodFor = { urls: [], total: 0 };

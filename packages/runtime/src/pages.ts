@@ -7,7 +7,7 @@ import {
   type PageExtractionSummary,
   sitePageTypes,
 } from '@winnow/storage';
-import { InvalidRequestError, paging, quoted, requireSite } from './operations.js';
+import { InvalidRequestError, paging, quoted, requireSite, siteFilter } from './operations.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -107,7 +107,7 @@ export async function pageExtraction(rt: Runtime, params: PageParams): Promise<P
     throw new InvalidRequestError(`url ${quoted(url)} is not an absolute URL (such as https://example.com/a)`);
   }
   if (!PAGE_PROTOCOLS.has(parsed.protocol)) throw new InvalidRequestError(`url ${quoted(url)} is not an http(s) URL: no page has such a URL`);
-  const site = params.site === undefined ? undefined : await requireSite(rt, params.site);
+  const site = await siteFilter(rt, params.site);
   // The URL as given, and as a browser spells it (host lower-cased, default port dropped) without its fragment, the way the frontier stores URLs.
   // Given with a NUL, only the parser's spelling (%00) is looked up: no stored URL holds a NUL, and Postgres refuses one in text.
   parsed.hash = '';

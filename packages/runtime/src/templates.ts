@@ -1,7 +1,7 @@
 import { TEMPLATE_JOB_RESULT, type TemplateJobResult } from '@winnow/queue';
 import { WinnowError } from '@winnow/config';
 import { hasStoredPages, type HealthRecord, listTemplates, type Site, siteHealthHistory, type TemplateSummary } from '@winnow/storage';
-import { InvalidRequestError, paging, quoted, requireSite, SiteNotFoundError } from './operations.js';
+import { InvalidRequestError, paging, quoted, requireSite, SiteNotFoundError, siteFilter } from './operations.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -11,7 +11,7 @@ import type { Runtime } from './runtime.js';
 
 /** The stored templates, newest version first; of one site when `name` is given (an unknown name is refused). */
 export async function siteTemplates(rt: Runtime, name?: string): Promise<TemplateSummary[]> {
-  if (name !== undefined) await requireSite(rt, name);
+  await siteFilter(rt, name);
   return listTemplates(rt.db, name);
 }
 

@@ -87,13 +87,6 @@ function noSettings(body: unknown): void {
   }
 }
 
-/** `site=` names a site or is left out; an empty one is a mistake (a blank form field), not "every site". */
-function siteParam(value: unknown): string | undefined {
-  const site = stringParam(value, 'site');
-  if (site === '') throw new InvalidRequestError('site must not be empty: leave it out for every site');
-  return site;
-}
-
 /**
  * Node's HTTP parser refuses some requests before Fastify sees them (a URL and headers over
  * `maxHeaderSize`, bytes that are not HTTP, a request that arrives too slowly); they get the API's
@@ -255,7 +248,7 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
   /** One page by its URL (in the query: a URL does not fit a path segment), of any site unless `site` names one. */
   app.get<{ Querystring: Record<string, unknown> }>('/pages', async (request) => {
     knownParams(request.query, ['url', 'site']);
-    return { page: await pageExtraction(rt, { url: stringParam(request.query.url, 'url'), site: siteParam(request.query.site) }) };
+    return { page: await pageExtraction(rt, { url: stringParam(request.query.url, 'url'), site: stringParam(request.query.site, 'site') }) };
   });
 
   app.post<{ Params: { name: string } }>('/sites/:name/templates', async (request, reply) => {
@@ -300,13 +293,13 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
   });
   app.get<{ Querystring: Record<string, unknown> }>('/templates', async (request) => {
     knownParams(request.query, ['site']);
-    return listTemplates(siteParam(request.query.site));
+    return listTemplates(stringParam(request.query.site, 'site'));
   });
 
   app.get<{ Querystring: Record<string, unknown> }>('/search', searchEngine, async (request) => {
     knownParams(request.query, ['q', 'site', 'page', 'size']);
     const { q, site, page, size } = request.query;
-    return search(rt, { q: q ?? '', site: siteParam(site), page: integerParam(page, 'page'), size: integerParam(size, 'size') });
+    return search(rt, { q: q ?? '', site: stringParam(site, 'site'), page: integerParam(page, 'page'), size: integerParam(size, 'size') });
   });
 
   app.get('/status', async () => pipelineStatus(rt));
