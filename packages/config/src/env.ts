@@ -73,6 +73,18 @@ const integer = (fallback: number, min: number, max: number) =>
       .max(max),
   );
 
+/** A whole number in a range, or nothing when unset or empty. */
+const optionalInteger = (min: number, max: number) =>
+  z.preprocess(
+    (value) => (value === '' || value === undefined ? undefined : Number(value)),
+    z
+      .number({ error: `expected a whole number from ${min} to ${max}` })
+      .int()
+      .min(min)
+      .max(max)
+      .optional(),
+  );
+
 /** An extraction method's name, checked with the rest of the environment: a wrong one fails at start, before any port is bound. */
 const methodName = (kind: string, names: readonly string[], fallback: string) =>
   optionalText
@@ -103,6 +115,14 @@ export const ENV_SCHEMA = z.object({
    * loopback `WINNOW_API_HOST` is allowed. The CLI sends one of them when it talks to an API.
    */
   WINNOW_API_TOKEN: apiTokens,
+  /**
+   * A worker process's probe port: `GET /health` answers while it runs, `GET /ready` when the
+   * database, Redis and the search index answer (container health checks, Kubernetes probes).
+   * Unset: no probe port. The API answers both on its own port.
+   */
+  WINNOW_HEALTH_PORT: optionalInteger(0, 65535),
+  /** The address the probe port listens on: loopback unless a probe comes from outside the container (Kubernetes: `0.0.0.0`). */
+  WINNOW_HEALTH_HOST: optionalText.transform((value) => value ?? '127.0.0.1'),
   /** `Host` header values the API accepts besides its own address and loopback names (DNS-rebinding guard). */
   WINNOW_API_ALLOWED_HOSTS: list,
   /** The API the CLI's operator commands talk to instead of opening the database itself, e.g. `http://10.0.0.5:8080`. */

@@ -1,5 +1,6 @@
 import { loadEnv } from '@winnow/config';
 import { recordPageFailure, type Stage } from '@winnow/storage';
+import { startHealthServer } from './health.js';
 import { createLogger, openRuntime, type Runtime } from './runtime.js';
 
 /** A started worker or server of the pipeline. */
@@ -35,13 +36,20 @@ export async function serve(rt: Runtime, start: () => Promise<Service[]>, onStar
   await rt.close();
 }
 
-/** A deployable's `main`: the runtime from the environment, its services served, the process ended when they are closed. */
+/**
+ * A deployable's `main`: the runtime from the environment, its services served (and the probe
+ * port, when `WINNOW_HEALTH_PORT` is set), the process ended when they are closed.
+ */
 export async function runStandalone(name: string, start: (rt: Runtime) => Promise<Service[]> | Service[]): Promise<void> {
   const env = loadEnv();
   const rt = await openRuntime(env, { log: createLogger(env, name) });
+  const port = env.WINNOW_HEALTH_PORT;
   await serve(
     rt,
-    async () => start(rt),
+    async () => {
+      const services = await start(rt);
+      return port === undefined ? services : [...services, await startHealthServer(rt, env.WINNOW_HEALTH_HOST, port)];
+    },
     () => rt.log.info('started'),
   );
   process.exit(0);

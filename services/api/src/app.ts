@@ -22,6 +22,7 @@ import {
   startCrawl,
   stopCrawl,
   updateSite,
+  readiness,
   type Runtime,
 } from '@winnow/runtime';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
@@ -172,27 +173,7 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
 
   app.get('/health', probe, async () => ({ status: 'ok' }));
   app.get('/ready', probe, async (_request, reply) => {
-    const checks: Record<string, string> = {};
-    const check = async (name: string, probe: () => Promise<unknown>) => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('no answer within 2 s')), 2000);
-      });
-      try {
-        await Promise.race([probe(), timeout]);
-        checks[name] = 'ok';
-      } catch (error) {
-        // Anyone may ask: the reason (host names, addresses) goes to the log, not to the caller.
-        checks[name] = 'failed';
-        rt.log.warn({ check: name, err: error }, 'readiness check failed');
-      } finally {
-        clearTimeout(timer);
-      }
-    };
-    await check('database', () => rt.db.query('SELECT 1'));
-    await check('redis', () => rt.queues.queue('crawl').getJobCounts('waiting'));
-    await check('search', () => rt.search.count());
-    const ready = Object.values(checks).every((value) => value === 'ok');
+    const { ready, checks } = await readiness(rt);
     return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
   });
 
