@@ -22,10 +22,12 @@ export async function freePort(): Promise<number> {
  * A real `redis-server` on 127.0.0.1 for tests that run several processes against one Redis
  * (the private Redis of the embedded default listens on a Unix socket only its process knows).
  * Nothing is persisted: `restart()` brings back an empty server on the same port, as a Redis
- * without persistence comes back after a crash.
+ * without persistence comes back after a crash. With `WINNOW_TEST_CONTAINERS` set
+ * (`pnpm test:containers`), the server runs in a container instead.
  */
 export async function startRedisServer(): Promise<RedisServer> {
   const port = await freePort();
+  if (process.env.WINNOW_TEST_CONTAINERS) return startRedisContainerServer(port);
   let child = await launch(port);
   const stop = async () => {
     if (child.exitCode !== null) return;
@@ -39,6 +41,19 @@ export async function startRedisServer(): Promise<RedisServer> {
     restart: async () => {
       await stop();
       child = await launch(port);
+    },
+  };
+}
+
+async function startRedisContainerServer(port: number): Promise<RedisServer> {
+  const { startRedisContainer } = await import('@winnow/containers');
+  let container = await startRedisContainer({ port });
+  return {
+    url: container.url,
+    stop: () => container.stop(),
+    restart: async () => {
+      await container.stop();
+      container = await startRedisContainer({ port });
     },
   };
 }

@@ -17,8 +17,15 @@ export interface LocalElasticsearchOptions {
   port?: number;
 }
 
-/** Starts a real single-node Elasticsearch with the launcher and waits for its URL line. */
+/**
+ * Starts a real single-node Elasticsearch with the launcher and waits for its URL line. With
+ * `WINNOW_TEST_CONTAINERS` set (`pnpm test:containers`), the node runs in a container instead.
+ */
 export async function startLocalElasticsearch(options: LocalElasticsearchOptions = {}): Promise<LocalElasticsearch> {
+  if (process.env.WINNOW_TEST_CONTAINERS) {
+    const { startElasticsearchContainer } = await import('@winnow/containers');
+    return startElasticsearchContainer({ ...(options.port ? { port: options.port } : {}), ...(options.home ? { dataDir: options.home } : {}) });
+  }
   const args = [...(options.home ? ['--home', options.home] : []), ...(options.port ? ['--port', String(options.port)] : [])];
   const child = spawn('bash', [LAUNCHER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr: string[] = [];

@@ -22,9 +22,11 @@ export interface PostgresServer {
  * A PostgreSQL server of the test's own (initdb in a temporary directory, trust authentication on
  * 127.0.0.1, a free port), for tests that stop and restart Postgres mid-run without touching the
  * server other tests share. Needs Debian's postgresql package; run as root, the server runs as
- * the `postgres` user (Postgres refuses to run as root).
+ * the `postgres` user (Postgres refuses to run as root). With `WINNOW_TEST_CONTAINERS` set
+ * (`pnpm test:containers`), each start is a container on the same port and data folder instead.
  */
 export async function startPostgresServer(): Promise<PostgresServer> {
+  if (process.env.WINNOW_TEST_CONTAINERS) return startPostgresContainerServer();
   const bin = postgresBin();
   const dir = await mkdtemp(join(tmpdir(), 'winnow-pg-'));
   await chmod(dir, 0o777);
@@ -44,6 +46,22 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     destroy: async () => {
       await stop().catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startPostgresContainerServer(): Promise<PostgresServer> {
+  const { startPostgresContainer } = await import('@winnow/containers');
+  const dataDir = await mkdtemp(join(tmpdir(), 'winnow-pg-'));
+  const port = await freeTcpPort();
+  let container = await startPostgresContainer({ port, dataDir });
+  return {
+    url: container.url,
+    stop: () => container.stop(),
+    start: async () => void (container = await startPostgresContainer({ port, dataDir })),
+    destroy: async () => {
+      await container.stop().catch(() => undefined);
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
