@@ -3,6 +3,7 @@
 # the foreground. stdout carries exactly one line, ELASTICSEARCH_URL=http://127.0.0.1:<port>, once
 # the cluster is healthy; everything else goes to stderr. SIGTERM stops it cleanly.
 # Arguments pass through: [--home <dir>] [--port <n>]. ES_JAVA_HEAP overrides the 1 GB heap.
+# `run.sh --build-only` builds the launcher and exits (infra/docker/build-images.sh packs it).
 set -euo pipefail
 cd "$(dirname "$0")"
 jar=target/elasticsearch-local-0.1.0.jar
@@ -14,5 +15,6 @@ mkdir -p target
     mvn -q -B -Dstyle.color=never package -DskipTests >&2
   fi
 ) 9>target/.build.lock
+[ "${1:-}" = --build-only ] && exit 0
 heap=${ES_JAVA_HEAP:-1g}
 exec java -Xms256m "-Xmx$heap" -XX:+UseSerialGC -Dlog4j2.level=WARN -cp "$jar:target/lib/*" org.elasticsearch.node.LocalElasticsearch "$@"
