@@ -9,16 +9,21 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 interface ComposeService {
   image?: string;
-  build?: { context: string; dockerfile: string; target?: string };
+  build?: { context: string; dockerfile: string; target?: string; args?: Record<string, string> };
   command?: string[];
   environment?: Record<string, string>;
   expose?: string[];
   ports?: string[];
   depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
+  network_mode?: string;
 }
 
-const compose = parse(readFileSync(`${root}docker-compose.yml`, 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
-const services = compose.services;
+const readCompose = (file: string) => (parse(readFileSync(`${root}${file}`, 'utf8'), { merge: true }) as { services: Record<string, ComposeService> }).services;
+const services = readCompose('docker-compose.yml');
+/** The host-network override, with compose's `${NAME:-default}` read as its default. */
+const hostnet = readCompose('docker-compose.host.yml');
+const withDefaults = (text: string) => text.replace(/\$\{\w+:-([^}]*)\}/g, '$1');
 const winnowServices = Object.entries(services).filter(([, service]) => service.build);
 
 test('docker-compose.yml runs every Winnow service, each from a Dockerfile target that exists', () => {
@@ -72,4 +77,54 @@ test('service URLs, ports and dependencies line up', () => {
   const launcher = /<elasticsearch.version>([\d.]+)</.exec(readFileSync(`${root}infra/elasticsearch-local/pom.xml`, 'utf8'))?.[1];
   assert.match(image, /elasticsearch:8\./, 'the server major matches the v8 client');
   assert.ok(image.endsWith(`:${launcher}`), `compose runs the version the tests run (${launcher})`);
+});
+
+/** The port a service's health check asks for `/ready`. */
+const readyPort = (service: ComposeService | undefined) => /http:\/\/127\.0\.0\.1:(\d+)\/ready/.exec(withDefaults(service?.healthcheck?.test.join(' ') ?? ''))?.[1];
+
+test('every Winnow service has a health check on /ready, at the port it serves it on', () => {
+  for (const [name, service] of winnowServices) {
+    const port = name === 'api' ? service.environment?.WINNOW_API_PORT : service.environment?.WINNOW_HEALTH_PORT;
+    assert.ok(port, `${name} serves /ready`);
+    assert.equal(readyPort(service), port, `${name}: its health check asks /ready on ${port}`);
+    const local = hostnet[name];
+    const localPort = withDefaults(name === 'api' ? (local?.environment?.WINNOW_API_PORT ?? '') : (local?.environment?.WINNOW_HEALTH_PORT ?? ''));
+    assert.equal(readyPort(local), localPort, `${name} on the host network: its health check asks /ready on ${localPort}`);
+  }
+});
+
+test('Redis appends every write to disk and refuses writes when full, in both files', () => {
+  for (const redis of [services.redis, hostnet.redis]) {
+    const command = redis?.command?.join(' ') ?? '';
+    assert.match(command, /--appendonly yes/);
+    assert.match(command, /--maxmemory-policy noeviction/);
+  }
+});
+
+test('the host-network override: every container on the host network, listening on 127.0.0.1 only, on ports apart, from images built here', () => {
+  const build = readFileSync(`${root}infra/docker/build-images.sh`, 'utf8');
+  const ports: string[] = [];
+  for (const name of Object.keys(services)) {
+    const service = hostnet[name];
+    assert.equal(service?.network_mode, 'host', `${name} runs on the host network`);
+    assert.match(service?.image ?? '', /^winnow-local\//, `${name} runs a locally built image`);
+    assert.ok(build.includes(service?.image?.split(':')[0] ?? '?'), `${name}: build-images.sh builds ${service?.image}`);
+  }
+  const merged = (name: string) => ({ ...services[name]?.environment, ...hostnet[name]?.environment });
+  for (const [name] of winnowServices) {
+    const env = merged(name);
+    for (const variable of Object.keys(hostnet[name]?.environment ?? {})) assert.ok(ENV_NAMES.includes(variable), `${name}: ${variable} is in the schema`);
+    for (const variable of ['DATABASE_URL', 'REDIS_URL', 'ELASTICSEARCH_URL']) assert.equal(new URL(withDefaults(env[variable] ?? '')).hostname, '127.0.0.1');
+    const host = name === 'api' ? env.WINNOW_API_HOST : (env.WINNOW_HEALTH_HOST ?? '127.0.0.1');
+    assert.equal(host, '127.0.0.1', `${name} listens on loopback only`);
+    ports.push(withDefaults(name === 'api' ? (env.WINNOW_API_PORT ?? '') : (env.WINNOW_HEALTH_PORT ?? '')));
+    assert.equal(hostnet[name]?.build?.args?.NODE_IMAGE, 'winnow-local/node:20', `${name}: built on the local Node image`);
+  }
+  const commands = ['postgres', 'redis', 'elasticsearch'].map((name) => withDefaults(hostnet[name]?.command?.join(' ') ?? ''));
+  assert.match(commands[0] ?? '', /listen_addresses=127\.0\.0\.1 -c port=(\d+)/);
+  assert.match(commands[1] ?? '', /--bind 127\.0\.0\.1 --port (\d+)/);
+  assert.match(commands[2] ?? '', /--port (\d+)/, 'the local Elasticsearch binds 127.0.0.1 itself');
+  ports.push(...commands.map((command) => /port[= ](\d+)/.exec(command)?.[1] ?? ''));
+  assert.equal(new Set(ports).size, ports.length, `every port apart: ${ports.join(', ')}`);
+  assert.ok(!ports.includes('5432') && !ports.includes('6379'), "the machine's own Postgres and Redis keep their ports");
 });
