@@ -19,9 +19,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const [kind = 'all', ...folders] = process.argv.slice(2);
-const kinds = { unit: ['unit'], integration: ['integration'], stress: ['stress'], all: ['unit', 'integration', 'stress'], containers: ['integration', 'containers'] }[
-  kind
-];
+const kinds = {
+  unit: ['unit'],
+  integration: ['integration'],
+  stress: ['stress'],
+  all: ['unit', 'integration', 'stress'],
+  containers: ['integration', 'containers'],
+}[kind];
 if (!kinds) {
   console.error(`unknown test kind "${kind}": unit, integration, stress, all or containers`);
   process.exit(2);
@@ -30,8 +34,7 @@ const packages =
   folders.length > 0
     ? folders.map((folder) => resolve(folder))
     : ['packages', 'services'].flatMap((group) => readdirSync(join(root, group)).map((name) => join(root, group, name)));
-const kindOf = (file) =>
-  ['integration', 'stress', 'containers'].find((name) => file.endsWith(`.${name}.test.js`)) ?? 'unit';
+const kindOf = (file) => ['integration', 'stress', 'containers'].find((name) => file.endsWith(`.${name}.test.js`)) ?? 'unit';
 /** The compose stack's test runs the host-network override: only with the local images. */
 const hostNetwork = (process.env.WINNOW_TEST_CONTAINERS || 'local') === 'local';
 /** The helpers through which a test reaches Postgres, Redis or Elasticsearch (each starts a container under test:containers). */

@@ -19,7 +19,10 @@ interface ComposeService {
   network_mode?: string;
 }
 
-const readCompose = (file: string) => (parse(readFileSync(`${root}${file}`, 'utf8'), { merge: true }) as { services: Record<string, ComposeService> }).services;
+/** Compose's `!reset` (an override takes a value away): read as the empty value it leaves. */
+const reset = { tag: '!reset', resolve: () => null, identify: () => false };
+const readCompose = (file: string) =>
+  (parse(readFileSync(`${root}${file}`, 'utf8'), { merge: true, customTags: [reset] }) as { services: Record<string, ComposeService> }).services;
 const services = readCompose('docker-compose.yml');
 /** The host-network override, with compose's `${NAME:-default}` read as its default. */
 const hostnet = readCompose('docker-compose.host.yml');
@@ -80,7 +83,8 @@ test('service URLs, ports and dependencies line up', () => {
 });
 
 /** The port a service's health check asks for `/ready`. */
-const readyPort = (service: ComposeService | undefined) => /http:\/\/127\.0\.0\.1:(\d+)\/ready/.exec(withDefaults(service?.healthcheck?.test.join(' ') ?? ''))?.[1];
+const readyPort = (service: ComposeService | undefined) =>
+  /http:\/\/127\.0\.0\.1:(\d+)\/ready/.exec(withDefaults(service?.healthcheck?.test.join(' ') ?? ''))?.[1];
 
 test('every Winnow service has a health check on /ready, at the port it serves it on', () => {
   for (const [name, service] of winnowServices) {

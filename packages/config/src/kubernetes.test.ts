@@ -160,7 +160,7 @@ test('readiness on /ready and liveness on /health, on the port the service liste
 });
 
 test('Redis keeps every write (AOF) and refuses writes when full instead of evicting jobs', () => {
-  const command = (find('StatefulSet', 'redis')?.spec.template.spec.containers[0].command as string[]).join(' ');
+  const command = (find('StatefulSet', 'redis').spec.template.spec.containers[0].command as string[]).join(' ');
   assert.match(command, /--appendonly yes/);
   assert.match(command, /--maxmemory-policy noeviction/);
 });

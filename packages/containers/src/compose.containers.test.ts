@@ -10,16 +10,6 @@ import { freePort } from './index.js';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** Compose v2 (`docker compose`) where the plugin is installed, else v1 (`docker-compose`, Debian bookworm's). */
-async function composeCommand(): Promise<string[]> {
-  try {
-    await run('docker', ['compose', 'version']);
-    return ['docker', 'compose'];
-  } catch {
-    return ['docker-compose'];
-  }
-}
-
 /** Asks until `done` holds; each wait is for the stack to do its work, and the deadline names what never happened. */
 async function until<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 600_000): Promise<T> {
   const deadline = Date.now() + deadlineMs;
@@ -49,10 +39,13 @@ describe('docker compose up (docker-compose.yml + docker-compose.host.yml)', () 
   before(async () => {
     for (const name of ['POSTGRES', 'REDIS', 'ELASTICSEARCH', 'API', 'CRAWLER_HEALTH', 'TEMPLATER_HEALTH', 'EXTRACTOR_HEALTH', 'INDEXER_HEALTH'])
       ports[`HOSTNET_${name}_PORT`] = await freePort();
-    const [command, ...prefix] = await composeCommand();
-    const env = { ...process.env, ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])), WINNOW_API_TOKEN: `${operate},${search}` };
+    const env = {
+      ...process.env,
+      ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
+      WINNOW_API_TOKEN: `${operate},${search}`,
+    };
     compose = (...args) =>
-      run(command as string, [...prefix, '--project-name', project, '-f', 'docker-compose.yml', '-f', 'docker-compose.host.yml', ...args], {
+      run('docker', ['compose', '--project-name', project, '-f', 'docker-compose.yml', '-f', 'docker-compose.host.yml', ...args], {
         cwd: root,
         env,
         maxBuffer: 64 * 1024 * 1024,
@@ -111,7 +104,8 @@ describe('docker compose up (docker-compose.yml + docker-compose.host.yml)', () 
       .sort((a, b) => b.length - a.length)[0]
       ?.split(' ')
       .slice(10, 18)
-      .join(' ');
+      .join(' ')
+      .replaceAll('"', ''); // a quotation mark in the text would end the query's quoted phrase
     await fetch(`${elasticsearch}/winnow-pages/_refresh`, { method: 'POST' });
     const found = (await (
       await fetch(`${elasticsearch}/winnow-pages/_search`, {
@@ -124,6 +118,10 @@ describe('docker compose up (docker-compose.yml + docker-compose.host.yml)', () 
     assert.ok(urls.includes(url), `"${words}" finds ${url} in Elasticsearch (found: ${urls.join(', ')})`);
 
     const searched = await call('GET', `/search?q=${encodeURIComponent(`"${words}"`)}`, search);
-    assert.ok((searched.body.hits as { url: string }[]).some((hit) => hit.url === url), 'and the API finds it too, with a search token');
+    assert.equal(searched.status, 200, JSON.stringify(searched.body));
+    assert.ok(
+      (searched.body.hits as { url: string }[]).some((hit) => hit.url === url),
+      'and the API finds it too, with a search token',
+    );
   });
 });
