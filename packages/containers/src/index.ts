@@ -79,7 +79,11 @@ async function started(container: GenericContainer): Promise<StartedTestContaine
   return container.withStartupTimeout(300_000).start();
 }
 
-const stopper = (container: StartedTestContainer) => async () => void (await container.stop({ remove: true, removeVolumes: true }));
+/** Stops once: a second call (a test's `finally` after its own stop) does nothing, as a stopped server's would. */
+const stopper = (container: StartedTestContainer) => {
+  let stopped: Promise<unknown> | undefined;
+  return async () => void (await (stopped ??= container.stop({ remove: true, removeVolumes: true })));
+};
 
 /**
  * PostgreSQL with user and password `postgres`. With `dataDir`, the cluster lives in that host
