@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import type { Runtime } from './runtime.js';
-import type { Service } from './service.js';
 
 export interface Readiness {
   ready: boolean;
@@ -39,7 +38,7 @@ export async function readiness(rt: Runtime): Promise<Readiness> {
  * 200 when `readiness` holds and 503 when it does not, as the API's routes of the same names.
  * Nothing else is served.
  */
-export async function startHealthServer(rt: Runtime, host: string, port: number): Promise<Service & { port: number }> {
+export async function startHealthServer(rt: Runtime, host: string, port: number): Promise<{ port: number; close(): Promise<void> }> {
   const server = createServer((request, response) => {
     const reply = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
