@@ -6,6 +6,7 @@ import { WarcBodyStore } from './warcBodies.js';
 
 export { type ArchiveLog, type ArchiveRun, type ArchiverOptions, WarcArchiver } from './archiver.js';
 export { siteWarc, type WarcExportSite } from './exportWarc.js';
+export { measureWarcBytes, type WarcBytes } from './measure.js';
 export { isStoreOutage, ObjectStore, type ObjectStoreOptions, objectStoreOptions, ObjectStoreUnavailableError } from './objectStore.js';
 export { type Fetch, type FetchGroup, fetchRecords, recordPayload, type RefersTo, WARC_CONTENT_TYPE, warcinfoRecord } from './warc.js';
 export { WarcBodyStore } from './warcBodies.js';

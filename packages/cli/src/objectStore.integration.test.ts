@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { checkWarc, type LocalS3Proxy, objectStoreEnv, startLocalS3Proxy } from '@winnow/archive/testing';
 import { loadEnv } from '@winnow/config';
-import { addSite, exportSite, isIdle, openRuntime, requestTemplates, type Runtime, startCrawl, updateSite, waitForIdle } from '@winnow/runtime';
+import { addSite, exportSite, isIdle, openRuntime, pipelineStatus, requestTemplates, type Runtime, startCrawl, updateSite, waitForIdle } from '@winnow/runtime';
 import { closeAll, startWorkers } from './pipeline.js';
 
 const ARTICLES = 40;
@@ -114,6 +114,7 @@ describe('pages kept as WARC records in an object store (S3Proxy on 127.0.0.1)',
       const waiting = ARTICLES - HELD_AFTER;
       assert.equal(await staged(rt), waiting, 'the fetches of the outage wait in Postgres');
       assert.equal(await bodiesInPostgres(rt), waiting, 'with their bodies');
+      assert.equal((await pipelineStatus(rt)).archive?.staged, waiting, 'status says what waits for the store');
       // The preparation the crawl's end asked for reads the archived bodies too: it waits for the store.
       assert.equal(await isIdle(rt), false);
 
