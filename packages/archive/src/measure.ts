@@ -38,7 +38,7 @@ const REQUEST_HEADERS = {
  * The object-store bytes of pages kept as WARC records, computed by writing each page's records
  * as the archiver does (`fetchRecords`: each record its own gzip member) with typical HTTP
  * headers: a first fetch (response, request, metadata) and an unchanged refetch (a 304: revisit,
- * request, metadata). A file's warcinfo record (about 0.4 KB per file of up to
+ * request, metadata). A file's warcinfo record (about 0.3 KB per file of up to
  * `WINNOW_WARC_FILE_BYTES`) is left out. For capacity figures (docs/object-store.md).
  */
 export async function measureWarcBytes(pages: Iterable<{ url: string; html: string }>): Promise<WarcBytes> {
