@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { parseSiteConfig } from '@winnow/config';
 import {
+  archiveTotals,
   type Db,
   type FetchToArchive,
   insertCrawl,
@@ -11,7 +12,6 @@ import {
   migrate,
   openDb,
   postgresBodies,
-  stagedSummary,
   storeFetchedPage,
   touchPage,
 } from '@winnow/storage';
@@ -95,13 +95,13 @@ for (const kind of ['pglite', 'postgres'] as const) {
 
     test('fetches are staged with their page, then written into WARC files of a bounded size, located in Postgres, and read back from the store', async () => {
       const { bodies, first, copyId } = await crawlSite('bounded', 30);
-      const staged = await stagedSummary(db);
-      assert.equal(staged.records, 33, 'every fetch is staged: 30 pages, the copy, the unchanged refetch and the 304');
+      const staged = await archiveTotals(db);
+      assert.equal(staged.staged, 33, 'every fetch is staged: 30 pages, the copy, the unchanged refetch and the 304');
       const store = storeAt(proxy.endpoint, bucket);
       const run = await archiver(db, store).archiveStaged();
       assert.equal(run.records, 33);
       assert.ok(run.files >= 3, `30 pages of about 5 KB compressed fill several files of 64 KB (${run.files})`);
-      assert.equal((await stagedSummary(db)).records, 0);
+      assert.equal((await archiveTotals(db)).staged, 0);
 
       const files = await db.query<{ object_key: string; byte_length: number }>('SELECT object_key, byte_length FROM warc_files ORDER BY id');
       assert.equal(files.length, run.files);
@@ -164,7 +164,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
       const dead = storeAt('http://127.0.0.1:9', bucket);
       await assert.rejects(archiver(db, dead).archiveStaged(), (error: Error) => isStoreOutage(error) && /cannot be reached/.test(error.message));
       dead.close();
-      assert.equal((await stagedSummary(db)).records, 7, 'nothing was taken: the claims were given back');
+      assert.equal((await archiveTotals(db)).staged, 7, 'nothing was taken: the claims were given back');
       const hashes = await db.query<{ id: number; content_hash: string }>('SELECT id, content_hash FROM pages WHERE id = ANY($1::int[])', [[...bodies.keys()]]);
       const staged = await loadRawPages(
         db,

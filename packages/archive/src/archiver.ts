@@ -8,7 +8,7 @@ import {
   recordUploadedFile,
   releaseClaims,
   renewClaims,
-  stagedSummary,
+  oldestStagedFetch,
   type WarcRecordRow,
   type WrittenRecord,
 } from '@winnow/storage';
@@ -138,8 +138,8 @@ export class WarcArchiver {
     while (!this.#closing) {
       let pause = Math.min(POLL_MS, Math.max(50, flushMs));
       try {
-        const staged = await stagedSummary(this.#db);
-        if (staged.oldest && Date.now() - staged.oldest.getTime() >= flushMs) {
+        const oldest = await oldestStagedFetch(this.#db);
+        if (oldest && Date.now() - oldest.getTime() >= flushMs) {
           const run = await this.archiveStaged();
           if (this.#failing) log.info({ ...run }, 'the object store is reachable again: staged fetches archived');
           this.#failing = false;

@@ -109,20 +109,12 @@ export function stageFetchSql(source: string, first: number): string {
           SELECT s.site_id, s.id, s.url, ${p(0)}, ${p(1)}, ${p(2)}::jsonb, ${p(3)}::jsonb, s.content_hash, ${p(4)}::jsonb FROM ${source} s WHERE s.content_hash IS NOT NULL`;
 }
 
-/** How much waits to be archived: rows nobody holds, their bodies' bytes, and when the oldest was fetched. */
-export interface StagedSummary {
-  records: number;
-  bytes: number;
-  oldest: Date | null;
-}
-
-export async function stagedSummary(db: Queryable): Promise<StagedSummary> {
-  const [row] = await db.query<{ records: number; bytes: number; oldest: Date | null }>(
-    `SELECT count(*)::int AS records, coalesce(sum(r.byte_length), 0)::float8 AS bytes, min(w.fetched_at) AS oldest
-       FROM warc_records w JOIN raw_pages r ON r.content_hash = w.content_hash
-      WHERE w.warc_file_id IS NULL AND (w.claimed_until IS NULL OR w.claimed_until < now())`,
+/** When the oldest staged fetch nobody holds was fetched; null when none waits. */
+export async function oldestStagedFetch(db: Queryable): Promise<Date | null> {
+  const [row] = await db.query<{ fetched_at: Date }>(
+    `SELECT fetched_at FROM warc_records WHERE warc_file_id IS NULL AND (claimed_until IS NULL OR claimed_until < now()) ORDER BY id LIMIT 1`,
   );
-  return { records: row?.records ?? 0, bytes: row?.bytes ?? 0, oldest: row?.oldest ?? null };
+  return row?.fetched_at ?? null;
 }
 
 /** Staged rows, oldest first, nobody else holds: claimed by `owner` for `leaseMs`. */
@@ -270,19 +262,21 @@ export async function siteWarcRecords(db: Queryable, siteId: number, afterId: st
   }));
 }
 
-/** What the object store holds, for status and the capacity figures. */
+/** What the object store holds, and what waits for it, for status: read from the files' rows and the staged rows' index, not every record's row. */
 export interface ArchiveTotals {
   files: number;
   bytes: number;
+  /** WARC records in the files (warcinfo, and each fetch's two or three). */
   records: number;
+  /** Fetches staged in Postgres, not yet in a file. */
   staged: number;
 }
 
 export async function archiveTotals(db: Queryable): Promise<ArchiveTotals> {
   const [row] = await db.query<ArchiveTotals>(
-    `SELECT (SELECT count(*)::int FROM warc_files) AS files, (SELECT coalesce(sum(byte_length), 0)::float8 FROM warc_files) AS bytes,
-            (SELECT count(*)::int FROM warc_records WHERE warc_file_id IS NOT NULL) AS records,
-            (SELECT count(*)::int FROM warc_records WHERE warc_file_id IS NULL) AS staged`,
+    `SELECT count(*)::int AS files, coalesce(sum(byte_length), 0)::float8 AS bytes, coalesce(sum(record_count), 0)::float8 AS records,
+            (SELECT count(*)::int FROM warc_records WHERE warc_file_id IS NULL) AS staged
+       FROM warc_files`,
   );
   return row as ArchiveTotals;
 }

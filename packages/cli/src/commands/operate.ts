@@ -317,7 +317,7 @@ export function formatStatus(status: PipelineStatus, sites?: readonly string[]):
     const { archive } = status;
     if (archive) {
       lines.push(
-        `object store: ${archive.files} WARC files, ${megabytes(archive.bytes)}, ${archive.records} fetches; ${archive.staged} fetches waiting in Postgres for it`,
+        `object store: ${archive.files} WARC files, ${megabytes(archive.bytes)}, ${archive.records} records; ${archive.staged} fetches waiting in Postgres for it`,
       );
     }
     for (const [queue, counts] of Object.entries(status.queues)) {
