@@ -130,16 +130,6 @@ export class ObjectStore {
     );
   }
 
-  /** Whether the store answers now (for a readiness probe). */
-  async reachable(): Promise<boolean> {
-    try {
-      await this.#send(() => this.#client.send(new HeadBucketCommand({ Bucket: this.bucket })));
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   close(): void {
     this.#client.destroy();
   }
