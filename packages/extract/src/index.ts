@@ -1,7 +1,7 @@
-export { BLOCK_TAGS, INLINE_BLOCK_TAGS, SKIPPED_TAGS } from './blockTags.js';
-export { type Block, type BlockItem, type BlockTree, type BlockTreeOptions, buildBlockTree, LINE_BREAK, type PathMode } from './blockTree.js';
-export { blockLines, type TextLine } from './blockLines.js';
-export { type ClusterOptions, type ClusterShape, clusterFor, clusterPages, type PageCluster, type SitePage, urlPattern } from './clusters.js';
+export { BLOCK_TAGS, INLINE_BLOCK_TAGS, SKIPPED_TAGS } from './html/blockTags.js';
+export { type Block, type BlockItem, type BlockTree, type BlockTreeOptions, buildBlockTree, LINE_BREAK, type PathMode } from './html/blockTree.js';
+export { blockLines, type TextLine } from './html/blockLines.js';
+export { type ClusterOptions, type ClusterShape, clusterFor, clusterPages, type PageCluster, type SitePage, urlPattern } from './ce/clusters.js';
 export {
   type AtomicUnit,
   atomicUnits,
@@ -14,9 +14,9 @@ export {
   isRepeated,
   prepareContentExtractor,
   RepeatIndex,
-} from './contentExtractor.js';
-export { type DecodedHtml, decodeHtml } from './decode.js';
-export { ExtractionError, type ExtractionErrorCode } from './errors.js';
+} from './ce/contentExtractor.js';
+export { type DecodedHtml, decodeHtml } from './html/decode.js';
+export { ExtractionError, type ExtractionErrorCode } from './result/errors.js';
 export { type CompiledTemplate, compileTemplate, detect } from './fastce/detect.js';
 export { type PrepareOptions, prepareTemplate } from './fastce/prepare.js';
 export {
@@ -28,9 +28,9 @@ export {
   TEMPLATE_SCHEMA_VERSION,
   type Template,
 } from './fastce/template.js';
-export { cosine, type FeatureVector, featureVector, terms, wordCount, words } from './features.js';
-export { DEFAULT_LIMITS, type Limits } from './limits.js';
-export { extractMainBlock } from './mainBlock.js';
+export { cosine, type FeatureVector, featureVector, terms, wordCount, words } from './ce/features.js';
+export { DEFAULT_LIMITS, type Limits } from './html/limits.js';
+export { extractMainBlock } from './mainblock/mainBlock.js';
 export {
   type ExtractionMethod,
   METHOD_NAMES,
@@ -45,10 +45,10 @@ export {
   type TemplateLayoutOutline,
   type TemplateMethod,
   templateMethodByName,
-} from './methods.js';
+} from './methods/methods.js';
 export { type PipelineTemplate, readAlone } from './pipeline/pipeline.js';
 export { extractReader } from './reader/reader.js';
-export type { ExtractedBlock, ExtractionResult, PageExtractor } from './result.js';
-export { evenlySpread } from './sampling.js';
-export { documentTitle } from './title.js';
-export { extractWithVge, type RenderedElement, type RenderedPage, VISUAL_DISTANCE_THRESHOLD } from './vge.js';
+export type { ExtractedBlock, ExtractionResult, PageExtractor } from './result/result.js';
+export { evenlySpread } from './fastce/sampling.js';
+export { documentTitle } from './html/title.js';
+export { extractWithVge, type RenderedElement, type RenderedPage, VISUAL_DISTANCE_THRESHOLD } from './vge/vge.js';

@@ -1,12 +1,12 @@
-import { buildBlockTree, type Block, type BlockTree } from '../blockTree.js';
-import { boilerplateSubtrees, isLinkDense } from './boilerplate.js';
-import { featureVector, isSimilar, vectorOf, wordCount, type FeatureVector } from '../features.js';
-import { ExtractionError } from '../errors.js';
-import type { Limits } from '../limits.js';
-import { mainBlockOf } from '../mainBlock.js';
+import { buildBlockTree, type Block, type BlockTree } from '../html/blockTree.js';
+import { boilerplateSubtrees, isLinkDense } from '../mainblock/boilerplate.js';
+import { featureVector, isSimilar, vectorOf, wordCount, type FeatureVector } from '../ce/features.js';
+import { ExtractionError } from '../result/errors.js';
+import type { Limits } from '../html/limits.js';
+import { mainBlockOf } from '../mainblock/mainBlock.js';
 import { mainRegion } from './region.js';
-import { blockLines, ownText } from '../blockLines.js';
-import { resultOf, type ExtractedBlock, type ExtractionResult } from '../result.js';
+import { blockLines, ownText } from '../html/blockLines.js';
+import { resultOf, type ExtractedBlock, type ExtractionResult } from '../result/result.js';
 import type { Template } from './template.js';
 
 /** A template made ready for detection: path set and stored blocks grouped by path. */

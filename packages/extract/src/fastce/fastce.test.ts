@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { atomicUnits, compileContentExtractor, extractWithContentExtractor, prepareContentExtractor } from '../contentExtractor.js';
-import { buildBlockTree } from '../blockTree.js';
+import { atomicUnits, compileContentExtractor, extractWithContentExtractor, prepareContentExtractor } from '../ce/contentExtractor.js';
+import { buildBlockTree } from '../html/blockTree.js';
 import { compileTemplate, detect } from './detect.js';
-import { ExtractionError } from '../errors.js';
-import { methodByName, METHOD_NAMES, preparedExtractor, templateMethodByName } from '../methods.js';
+import { ExtractionError } from '../result/errors.js';
+import { methodByName, METHOD_NAMES, preparedExtractor, templateMethodByName } from '../methods/methods.js';
 import { prepareTemplate } from './prepare.js';
 import { parseTemplate } from './template.js';
 import { FIGURE_2_PARAGRAPH, samplePages, sitePage, uniqueParagraph } from '../testing/sitePages.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { preparedExtractor, templateMethodByName } from '../methods.js';
+import { preparedExtractor, templateMethodByName } from '../methods/methods.js';
 import { samplePages, sitePage, uniqueParagraph } from '../testing/sitePages.js';
 
 describe('fastce+auto', () => {

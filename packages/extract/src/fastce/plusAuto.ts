@@ -1,6 +1,6 @@
-import { extractAuto } from '../auto.js';
-import { terms } from '../features.js';
-import { type ExtractionResult, type PageExtractor, resultOf } from '../result.js';
+import { extractAuto } from '../auto/auto.js';
+import { terms } from '../ce/features.js';
+import { type ExtractionResult, type PageExtractor, resultOf } from '../result/result.js';
 import { compileTemplate, detect } from './detect.js';
 import type { Template } from './template.js';
 

@@ -1,11 +1,11 @@
-import { buildBlockTree, type BlockTree } from '../blockTree.js';
-import { atomicUnits, isRepeated, RepeatIndex, type AtomicUnit } from '../contentExtractor.js';
-import { isLinkDense } from './boilerplate.js';
-import { ExtractionError } from '../errors.js';
-import { isSimilar, vectorKey } from '../features.js';
-import type { Limits } from '../limits.js';
+import { buildBlockTree, type BlockTree } from '../html/blockTree.js';
+import { atomicUnits, isRepeated, RepeatIndex, type AtomicUnit } from '../ce/contentExtractor.js';
+import { isLinkDense } from '../mainblock/boilerplate.js';
+import { ExtractionError } from '../result/errors.js';
+import { isSimilar, vectorKey } from '../ce/features.js';
+import type { Limits } from '../html/limits.js';
 import { mainRegionPath, mostCommonRegion } from './region.js';
-import { evenlySpread } from '../sampling.js';
+import { evenlySpread } from './sampling.js';
 import { DEFAULT_FASTCE_PARAMS, TEMPLATE_SCHEMA_VERSION, type FastCeParams, type StoredBlock, type Template } from './template.js';
 
 export interface PrepareOptions {

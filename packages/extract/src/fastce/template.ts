@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ExtractionError } from '../errors.js';
+import { ExtractionError } from '../result/errors.js';
 
 /** Bumped whenever the meaning of a stored template changes; older templates are refused. */
 export const TEMPLATE_SCHEMA_VERSION = 1;

@@ -1,4 +1,4 @@
-import { jaccard } from '../structure.js';
+import { jaccard } from '../html/structure.js';
 
 /**
  * Average similarity at or above which two groups of pages share a layout. Pages of one layout

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { demoSite } from '@winnow/demo-corpus';
-import { ExtractionError } from '../errors.js';
+import { ExtractionError } from '../result/errors.js';
 import { FASTCE_PLUS_PARAMS } from '../fastce/template.js';
-import { preparedExtractor, templateContentPaths, templateMethodByName } from '../methods.js';
+import { preparedExtractor, templateContentPaths, templateMethodByName } from '../methods/methods.js';
 import { extractReader } from '../reader/reader.js';
 import { BILINGUAL_STORIES, bilingualSitePage, samplePages, sitePage, uniqueParagraph } from '../testing/sitePages.js';
 import { groupByLayout, SAME_LAYOUT } from './layouts.js';
-import { structureOf } from '../structure.js';
+import { structureOf } from '../html/structure.js';
 import { parsePipelineTemplate, preparePipeline, readAlone } from './pipeline.js';
 
 const pipeline = templateMethodByName('pipeline');

@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import { type BlockTree, buildBlockTree } from '../blockTree.js';
-import { ExtractionError } from '../errors.js';
+import { type BlockTree, buildBlockTree } from '../html/blockTree.js';
+import { ExtractionError } from '../result/errors.js';
 import { compileTemplate, templateReading } from '../fastce/detect.js';
 import { prepareTemplate } from '../fastce/prepare.js';
 import { FASTCE_PLUS_PARAMS, parseTemplate } from '../fastce/template.js';
-import { terms } from '../features.js';
+import { terms } from '../ce/features.js';
 import { readTree } from '../reader/reader.js';
-import { type ExtractedBlock, type ExtractionResult, type PageExtractor, resultOf } from '../result.js';
-import { evenlySpread } from '../sampling.js';
-import { mostSimilar, pathsOf, sharedPaths } from '../structure.js';
-import { documentTitle } from '../title.js';
+import { type ExtractedBlock, type ExtractionResult, type PageExtractor, resultOf } from '../result/result.js';
+import { evenlySpread } from '../fastce/sampling.js';
+import { mostSimilar, pathsOf, sharedPaths } from '../html/structure.js';
+import { documentTitle } from '../html/title.js';
 import { groupByLayout, SAME_LAYOUT } from './layouts.js';
 import { isRepeatedLine, pageLineKeys, repeatedLineKeys } from './repeatedLines.js';
-import type { TextLine } from '../blockLines.js';
+import type { TextLine } from '../html/blockLines.js';
 import { titledHeadline } from './titledHeadline.js';
 import { RUN, WordRuns } from './wordRuns.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildBlockTree } from '../blockTree.js';
+import { buildBlockTree } from '../html/blockTree.js';
 import { isRepeatedLine, pageLineKeys, repeatedLineKeys } from './repeatedLines.js';
 
 const notice = 'This page is best viewed in an up-to-date web browser.';

@@ -1,6 +1,6 @@
-import { blockLines, type TextLine } from '../blockLines.js';
-import type { BlockTree } from '../blockTree.js';
-import { fnv1a, terms } from '../features.js';
+import { blockLines, type TextLine } from '../html/blockLines.js';
+import type { BlockTree } from '../html/blockTree.js';
+import { fnv1a, terms } from '../ce/features.js';
 
 /** Lines of fewer words are not kept: a single word ("Home", a date) says nothing of a site. */
 const MIN_KEPT_WORDS = 2;

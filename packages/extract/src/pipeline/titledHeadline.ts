@@ -1,7 +1,7 @@
-import { blockLines, type TextLine } from '../blockLines.js';
-import type { BlockTree } from '../blockTree.js';
-import { terms } from '../features.js';
-import type { ExtractedBlock } from '../result.js';
+import { blockLines, type TextLine } from '../html/blockLines.js';
+import type { BlockTree } from '../html/blockTree.js';
+import { terms } from '../ce/features.js';
+import type { ExtractedBlock } from '../result/result.js';
 
 /** How many rendered lines before the text's first line may hold its headline (dates, bylines and share bars sit between). */
 const LINES_BEFORE = 12;

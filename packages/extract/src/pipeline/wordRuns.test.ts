@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { terms } from '../features.js';
+import { terms } from '../ce/features.js';
 import { WordRuns } from './wordRuns.js';
 
 const lines = (...texts: string[]) => texts.map((text) => terms(text));

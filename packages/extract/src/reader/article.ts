@@ -1,5 +1,5 @@
-import type { Block, BlockTree } from '../blockTree.js';
-import { ownText } from '../blockLines.js';
+import type { Block, BlockTree } from '../html/blockTree.js';
+import { ownText } from '../html/blockLines.js';
 import { linkDensity, type SubtreeMeasures } from './measures.js';
 import type { ContentScores } from './scores.js';
 

@@ -1,5 +1,5 @@
-import type { Block, BlockTree } from '../blockTree.js';
-import { blockLines, type TextLine } from '../blockLines.js';
+import type { Block, BlockTree } from '../html/blockTree.js';
+import { blockLines, type TextLine } from '../html/blockLines.js';
 
 /** A list entry whose own text is more than this share link text is a link, not prose. */
 const LINK_LIST_DENSITY = 0.7;

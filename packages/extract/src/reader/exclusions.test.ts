@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Block, buildBlockTree } from '../blockTree.js';
+import { type Block, buildBlockTree } from '../html/blockTree.js';
 import { excludedBlocks } from './exclusions.js';
 import { subtreeMeasures } from './measures.js';
 

@@ -1,5 +1,5 @@
-import type { Block, BlockTree } from '../blockTree.js';
-import { isFormLike } from '../fastce/boilerplate.js';
+import type { Block, BlockTree } from '../html/blockTree.js';
+import { isFormLike } from '../mainblock/boilerplate.js';
 import type { SubtreeMeasures } from './measures.js';
 import { chosenName, isCommentsName, isUnlikelyName } from './names.js';
 

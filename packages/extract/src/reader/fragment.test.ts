@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { TextLine } from '../blockLines.js';
+import type { TextLine } from '../html/blockLines.js';
 import { mainBlockReplacesArticle } from './fragment.js';
 
 const lines = (...texts: string[]): TextLine[] => texts.map((text) => ({ path: 'HTML.BODY.DIV.P', text }));

@@ -1,5 +1,5 @@
-import type { TextLine } from '../blockLines.js';
-import { nonSpaceChars } from '../whitespace.js';
+import type { TextLine } from '../html/blockLines.js';
+import { nonSpaceChars } from '../html/whitespace.js';
 import { LONG_PARAGRAPH_CHARS } from './scores.js';
 
 /** An article with less than this share of the main block's text is a fragment of the page's main text. */

@@ -1,5 +1,5 @@
-import type { Block, BlockTree } from '../blockTree.js';
-import { nonSpaceChars } from '../whitespace.js';
+import type { Block, BlockTree } from '../html/blockTree.js';
+import { nonSpaceChars } from '../html/whitespace.js';
 
 /**
  * Per-block counts over each block's whole subtree, computed once per page in two linear passes

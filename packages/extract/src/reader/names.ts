@@ -1,5 +1,5 @@
-import type { Block } from '../blockTree.js';
-import { ownText } from '../blockLines.js';
+import type { Block } from '../html/blockTree.js';
+import { ownText } from '../html/blockLines.js';
 
 /**
  * What a block's id and class say about it, for the reader. Pages name their containers for what

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildBlockTree } from '../blockTree.js';
+import { buildBlockTree } from '../html/blockTree.js';
 import { subtreeMeasures } from './measures.js';
 import { paragraphsOf } from './paragraphs.js';
 import { contentScores } from './scores.js';

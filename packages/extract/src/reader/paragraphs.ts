@@ -1,5 +1,5 @@
-import { LINE_BREAK, type Block, type BlockTree } from '../blockTree.js';
-import { nonSpaceChars } from '../whitespace.js';
+import { LINE_BREAK, type Block, type BlockTree } from '../html/blockTree.js';
+import { nonSpaceChars } from '../html/whitespace.js';
 import { commaCount, type SubtreeMeasures } from './measures.js';
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BILINGUAL_STORIES, bilingualSitePage } from '../testing/sitePages.js';
-import { buildBlockTree } from '../blockTree.js';
+import { buildBlockTree } from '../html/blockTree.js';
 import { extractReader, readersMainBlock } from './reader.js';
 
 const prose = (topic: string) =>

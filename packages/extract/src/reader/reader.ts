@@ -1,13 +1,13 @@
-import { buildBlockTree, type Block, type BlockTree } from '../blockTree.js';
-import { mainBlockOf } from '../mainBlock.js';
-import type { TextLine } from '../blockLines.js';
-import { resultOf, type ExtractionResult } from '../result.js';
+import { buildBlockTree, type Block, type BlockTree } from '../html/blockTree.js';
+import { mainBlockOf } from '../mainblock/mainBlock.js';
+import type { TextLine } from '../html/blockLines.js';
+import { resultOf, type ExtractionResult } from '../result/result.js';
 import { chooseArticle } from './article.js';
 import { articleLines } from './articleText.js';
 import { cleanConditionally, dropTeasers } from './cleaning.js';
 import { asideSubtrees, excludedBlocks } from './exclusions.js';
 import { FRAGMENT_SHARE, mainBlockReplacesArticle } from './fragment.js';
-import { nonSpaceChars } from '../whitespace.js';
+import { nonSpaceChars } from '../html/whitespace.js';
 import { subtreeMeasures, type SubtreeMeasures } from './measures.js';
 import { paragraphsOf } from './paragraphs.js';
 import { contentScores } from './scores.js';

@@ -1,4 +1,4 @@
-import type { Block, BlockTree } from '../blockTree.js';
+import type { Block, BlockTree } from '../html/blockTree.js';
 import { linkDensity, type SubtreeMeasures } from './measures.js';
 import { chosenName, nameWeight } from './names.js';
 import type { Paragraph } from './paragraphs.js';

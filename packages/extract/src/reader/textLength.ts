@@ -1,4 +1,4 @@
-import { isSpaceCode } from '../whitespace.js';
+import { isSpaceCode } from '../html/whitespace.js';
 
 /**
  * What one character of the CJK scripts weighs against a Latin letter when the reader compares

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildBlockTree, type Block } from './blockTree.js';
+import { ExtractionError } from '../result/errors.js';
+import { blockLines } from './blockLines.js';
+
+const texts = (html: string): string[] => blockLines(buildBlockTree(html).root).lines.map((line) => line.text);
+
+describe('buildBlockTree', () => {
+  it('spells traversal paths as the paper does, starting HTML.BODY even when the page omits them', () => {
+    const tree = buildBlockTree('<table><tr><p>cell text</p></tr></table>');
+    const paths = tree.blocks.map((block) => block.path);
+    assert.ok(paths.includes('HTML.BODY.TABLE.TR.P'), paths.join(' '));
+    assert.equal(tree.blocks[0]?.path, 'HTML');
+  });
+
+  it('keeps text in document order and inline elements inside their block', () => {
+    assert.deepEqual(texts('<div>one <b>two</b> three<p>four</p>five<br>six</div>'), ['one two three', 'four', 'five', 'six']);
+  });
+
+  it('keeps a sentence through a span on one line', () => {
+    assert.deepEqual(texts('<p>the US <span>House of Representatives</span> passed</p>'), ['the US House of Representatives passed']);
+  });
+
+  it('reads <noscript> content and hidden elements when the page shows almost nothing without them', () => {
+    const post =
+      '<p>The harbour committee met on Tuesday and agreed to repair the north wall before the winter storms, to widen the ferry pier, and to ask the county for the money that the repairs will need next year.</p>';
+    const app = buildBlockTree(
+      `<body><div id="app">Loading…</div><noscript><div class="crawler-post">${post}${post}</div></noscript><noscript>Enable JavaScript</noscript></body>`,
+    );
+    const appText = blockLines(app.root).lines.map((line) => line.text);
+    assert.ok(
+      appText.some((line) => line.startsWith('The harbour committee')),
+      appText.join('\n'),
+    );
+    assert.ok(
+      app.warnings.some((warning) => warning.includes('<noscript>')),
+      app.warnings.join('; '),
+    );
+    const unstyled = texts(`<body><div style="visibility:hidden;min-height:100vh"><h1>Harbour</h1>${post}${post}</div></body>`);
+    assert.equal(unstyled[0], 'Harbour');
+    const page = texts(`<body>${post}<div hidden>Sign in to continue</div><noscript>Enable JavaScript</noscript></body>`);
+    assert.equal(page.length, 1, page.join('\n'));
+    const menu = '<p>Home, News, Sport, Weather, Culture, Travel, Opinion, Business and the harbour archive.</p>';
+    const brief = texts(`<body>${post}<div hidden>${menu}${menu}</div></body>`);
+    assert.equal(brief.length, 1, `hidden menus that do not double the text stay hidden:\n${brief.join('\n')}`);
+  });
+
+  it('skips scripts, styles, the head and hidden elements, but counts scripts as features', () => {
+    const tree = buildBlockTree(
+      '<head><title>T</title></head><body><div>shown<script>var hidden = 1;</script><style>p{}</style>' +
+        '<p hidden>gone</p><p style="color:red; display: none">gone too</p><noscript>no</noscript></div></body>',
+    );
+    assert.deepEqual(
+      blockLines(tree.root).lines.map((line) => line.text),
+      ['shown'],
+    );
+    assert.equal(tree.blocks.find((block) => block.tag === 'div')?.scripts, 1);
+  });
+
+  it('counts links, images and link text of a block', () => {
+    const tree = buildBlockTree('<div><a href="/x">link</a> text <img src="a.png"></div>');
+    const div = tree.blocks.find((block) => block.tag === 'div') as Block;
+    assert.equal(div.links, 1);
+    assert.equal(div.images, 1);
+    assert.equal(div.linkChars, 4);
+  });
+
+  it('reads broken markup best-effort', () => {
+    assert.deepEqual(texts('<div><p>unclosed <b>bold<div>next</span></p>'), ['unclosed bold', 'next']);
+  });
+
+  it('reads plain text that has no markup', () => {
+    assert.deepEqual(texts('just some words'), ['just some words']);
+  });
+
+  it('builds a 100,000-deep DOM without overflowing the stack, capping block depth and keeping the text', () => {
+    const depth = 100_000;
+    const html = `${'<div>'.repeat(depth)}deep text${'</div>'.repeat(depth)}`;
+    const tree = buildBlockTree(html);
+    assert.ok(tree.blocks.length < 300);
+    assert.match(tree.warnings.join(' '), /nested deeper than/);
+    assert.deepEqual(
+      blockLines(tree.root).lines.map((line) => line.text),
+      ['deep text'],
+    );
+  });
+
+  it('counts the <html> and <head> tags a head ignores as open elements (htmlparser2 keeps them open), and reads on past the cap', () => {
+    const inHead = `<html><head><title>T</title>${'<html>'.repeat(20_000)}</head><body><p>The story's words.</p></body></html>`;
+    const inBody = `<html><head><title>T</title></head><body><p>The story's words.</p>${'<head>'.repeat(20_000)}<p>More of them.</p></body></html>`;
+    for (const [html, text] of [
+      [inHead, ["The story's words."]],
+      [inBody, ["The story's words.", 'More of them.']],
+    ] as const) {
+      const tree = buildBlockTree(html);
+      assert.match(tree.warnings.join(' '), /more than 5000 elements open at once/);
+      assert.deepEqual(
+        blockLines(tree.root).lines.map((line) => line.text.trim()),
+        text,
+      );
+    }
+  });
+
+  it('caps the number of blocks and says so', () => {
+    const tree = buildBlockTree('<p>x</p>'.repeat(50), { limits: { maxBlocks: 10 } });
+    assert.equal(tree.blocks.length, 10);
+    assert.match(tree.warnings.join(' '), /more than 10 blocks/);
+    assert.equal(
+      blockLines(tree.root)
+        .lines.map((line) => line.text)
+        .join('').length,
+      50,
+    );
+  });
+
+  it('truncates a page over the input cap and says so', () => {
+    const html = `<p>${'word '.repeat(5_000_000)}</p>`;
+    const tree = buildBlockTree(html);
+    assert.match(tree.warnings.join(' '), /truncated/);
+  });
+
+  it('refuses empty and binary input with typed errors', () => {
+    assert.throws(
+      () => buildBlockTree(''),
+      (error: unknown) => error instanceof ExtractionError && error.code === 'empty-input',
+    );
+    assert.throws(
+      () => buildBlockTree('  \n '),
+      (error: unknown) => error instanceof ExtractionError && error.code === 'empty-input',
+    );
+    assert.throws(
+      () => buildBlockTree('\u0000\u0001\u0002binary\u0000'.repeat(100)),
+      (error: unknown) => error instanceof ExtractionError && error.code === 'binary-input',
+    );
+  });
+
+  it('a stray NUL in a page given as a string is read as U+FFFD, never kept', () => {
+    const tree = buildBlockTree(`<p>${'text '.repeat(100)}</p><p>a\u0000b</p>`);
+    const text = blockLines(tree.root)
+      .lines.map((line) => line.text)
+      .join(' ');
+    assert.ok(!text.includes('\u0000') && text.includes('a\ufffdb'), text.slice(-40));
+    assert.match(tree.warnings.join(' '), /NUL characters were replaced/);
+  });
+
+  it('refines paths with stable id and class tokens when asked', () => {
+    const tree = buildBlockTree('<div id="main" class="story col-12 body"><p>x</p></div>', { pathMode: 'tags+classes' });
+    assert.ok(tree.blocks.some((block) => block.path === 'HTML.BODY.DIV#main[body story].P'));
+  });
+});
