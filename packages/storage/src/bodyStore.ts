@@ -3,9 +3,8 @@ import { loadRawPages } from './rawPages.js';
 
 /**
  * Where fetched bodies are read from, whatever holds them: every reader of a body (extraction,
- * template preparation, a crawl answering from a stored page, the page inspector, export) goes
- * through this, so the store is the configuration's business alone. Bodies are keyed by their
- * SHA-256 (`contentHash`).
+ * template preparation, a crawl answering from a stored page, export) goes through this, so the
+ * store is the configuration's business alone. Bodies are keyed by their SHA-256 (`contentHash`).
  */
 export interface BodyStore {
   /**
