@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Winnow needs on a fresh machine (Node 20 is assumed), only where missing: the pinned
 # pnpm, the Debian packages (system-packages.sh: redis-server; with `test`, also Chromium, Java and
-# Maven for the local Elasticsearch, and a PostgreSQL server on 127.0.0.1:5432), the workspace's
+# Maven for the local Elasticsearch and S3Proxy, and a PostgreSQL server on 127.0.0.1:5432), the workspace's
 # packages from the frozen lockfile, and the build. Usage: setup.sh [run|test]   (default: run)
 set -euo pipefail
 cd "$(dirname "$0")/.."

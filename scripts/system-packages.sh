@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Winnow needs and starts the services its tests use, only where
 # missing. Usage: system-packages.sh run   (redis-server: the embedded default's private Redis)
-#                 system-packages.sh test  (also Chromium, Java and Maven for the local Elasticsearch,
-#                                           and a PostgreSQL server on 127.0.0.1:5432)
+#                 system-packages.sh test  (also Chromium, Java and Maven for the local Elasticsearch
+#                                           and S3Proxy, and a PostgreSQL server on 127.0.0.1:5432)
 set -euo pipefail
 mode=${1:-run}
 

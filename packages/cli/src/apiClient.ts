@@ -1,4 +1,4 @@
-import type { ApiToken, TokenScope } from '@winnow/config';
+import type { ApiToken, ExportFormat, TokenScope } from '@winnow/config';
 import type {
   CrawlLogPage,
   CrawlLogParams,
@@ -171,6 +171,37 @@ export class ApiClient {
   /** True when no crawl is queued or running and no queue holds work (what `crawl --wait` waits for). */
   async isIdle(): Promise<boolean> {
     return this.field<boolean>(await this.request('operate', 'GET', 'status/idle'), 'idle');
+  }
+
+  /**
+   * `GET /sites/:name/export`: the export's bytes as they arrive. Only the answer's start must come
+   * within the request timeout: a large site streams for as long as it takes.
+   */
+  async exportSite(name: string, format: ExportFormat): Promise<AsyncIterable<Uint8Array>> {
+    const token = this.tokenFor('operate');
+    const aborter = new AbortController();
+    const timer = setTimeout(() => aborter.abort(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)), REQUEST_TIMEOUT_MS);
+    let response: Response;
+    try {
+      response = await fetch(new URL(`sites/${encodeURIComponent(name)}/export?${queryOf({ format })}`, this.base), {
+        headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+        signal: aborter.signal,
+      });
+    } catch (error) {
+      throw new ApiError(`cannot reach the Winnow API at ${this.base.origin}: ${describeFailure(error)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!response.ok || !response.body) {
+      let message: unknown;
+      try {
+        message = (JSON.parse(await response.text()) as { error?: unknown }).error;
+      } catch {
+        message = undefined;
+      }
+      throw new ApiError(typeof message === 'string' ? message : `HTTP ${response.status}`, response.status);
+    }
+    return response.body;
   }
 
   private tokenFor(scope: TokenScope): string | undefined {

@@ -1,6 +1,7 @@
 import {
   addSite,
   crawlLog,
+  exportSite,
   type CrawlLogPage,
   type CrawlLogParams,
   EmbeddedDatabaseBusyError,
@@ -32,6 +33,7 @@ import {
   type SearchParams,
   type TemplateJob,
 } from '@winnow/runtime';
+import type { ExportFormat } from '@winnow/config';
 import type { Crawl, PageExtraction, Site, TemplateSummary } from '@winnow/storage';
 import { ApiClient, type SearchResult } from './apiClient.js';
 import { closeAll, commandEnv, followPipeline, startWorkers, withRuntime } from './pipeline.js';
@@ -75,6 +77,8 @@ export interface Operator {
   /** The site's page types' health records, newest first, paged (`templateHealthHistory`). */
   templateHealth(site: string, params: HealthHistoryParams): Promise<HealthHistoryPage>;
   search(params: SearchParams): Promise<SearchResult>;
+  /** A site's export as it is read (`exportSite`); consumed before the operator is closed. */
+  exportSite(name: string, format: ExportFormat): Promise<AsyncIterable<string | Uint8Array>>;
   status(): Promise<PipelineStatus>;
   /** Waits until the pipeline is idle, with progress bars on stderr; runs the workers meanwhile when they run nowhere else. */
   follow(sites: readonly string[]): Promise<void>;
@@ -101,6 +105,7 @@ export function localOperator(rt: Runtime): Operator {
     templateDiff: (site, params) => templateDiff(rt, site, params),
     templateHealth: (site, params) => templateHealthHistory(rt, site, params),
     search: (params) => search(rt, params),
+    exportSite: async (name, format) => (await exportSite(rt, name, format)).chunks,
     status: () => pipelineStatus(rt),
     follow: async (sites) => {
       const services = rt.privateRedis ? await startWorkers(rt) : [];
@@ -137,6 +142,7 @@ export function remoteOperator(client: ApiClient): Operator {
     templateDiff: (site, params) => client.templateDiff(site, params),
     templateHealth: (site, params) => client.templateHealth(site, params),
     search: (params) => client.search(params),
+    exportSite: (name, format) => client.exportSite(name, format),
     status: () => client.status(),
     follow: (sites) =>
       followProgress(

@@ -1,5 +1,5 @@
 import { Command, type CommanderError, InvalidArgumentError, Option } from 'commander';
-import { MAX_PAGE_SIZE, SITE_CONFIG_SCHEMA } from '@winnow/config';
+import { EXPORT_FORMATS, MAX_PAGE_SIZE, SITE_CONFIG_SCHEMA } from '@winnow/config';
 import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
 import { EVAL_METHOD_NAMES } from '@winnow/eval';
 import { CRAWL_LOG_OUTCOMES } from '@winnow/storage';
@@ -200,6 +200,19 @@ export function buildProgram(): Command {
     .description('pages per site and stage, queues, failed jobs and pages')
     .option('--json', 'print JSON')
     .action(lazy(operate, (module) => module.statusCommand));
+
+  program
+    .command('export')
+    .description("a site's extracted pages (url, title, main text, method, template version, extracted_at) as JSON lines or CSV, or its fetches as a WARC file")
+    .argument('<site>')
+    .addOption(new Option('--format <format>', 'jsonl, csv or warc (a .warc.gz: gzip members)').choices(EXPORT_FORMATS).default('jsonl'))
+    .option('--output <file>', 'write to this file instead of stdout')
+    .action(
+      lazy(
+        () => import('./commands/export.js'),
+        (module) => module.exportCommand,
+      ),
+    );
 
   program
     .command('eval')

@@ -170,6 +170,30 @@ export const ENV_SCHEMA = z.object({
   WINNOW_ES_REPLICAS: integer(0, 0, 10),
   /** How long the indexer retries writes Elasticsearch refused with 429 or lost with the connection. */
   WINNOW_INDEX_RETRY_MS: integer(300_000, 0, 3_600_000),
+  /**
+   * The S3 bucket that keeps fetched pages as WARC files (docs/object-store.md); unset: bodies stay
+   * in Postgres (`raw_pages`), the embedded default. Credentials: `WINNOW_S3_ACCESS_KEY_ID` and
+   * `WINNOW_S3_SECRET_ACCESS_KEY`, else the AWS SDK's own chain (`AWS_ACCESS_KEY_ID`, profiles,
+   * instance roles). The bucket is created if it does not exist.
+   */
+  WINNOW_S3_BUCKET: optionalText,
+  /** An S3-compatible server (MinIO, S3Proxy, Ceph…), addressed path-style; unset: AWS S3 of `WINNOW_S3_REGION`. */
+  WINNOW_S3_ENDPOINT: url(['http:', 'https:']),
+  WINNOW_S3_REGION: optionalText.transform((value) => value ?? 'us-east-1'),
+  WINNOW_S3_ACCESS_KEY_ID: optionalText,
+  WINNOW_S3_SECRET_ACCESS_KEY: optionalText,
+  /** Prefix of every object key Winnow writes (its WARC files are `<prefix><sha256>.warc.gz`). */
+  WINNOW_S3_PREFIX: optionalText.transform((value) => value ?? 'warc/'),
+  /**
+   * The largest WARC file written, in bytes (compressed): a file takes records until the next would
+   * pass this (a single larger record gets a file of its own). The archiver builds a file in memory.
+   */
+  WINNOW_WARC_FILE_BYTES: integer(64 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
+  /**
+   * The longest a fetch waits in Postgres for its WARC file when files do not fill: its records are
+   * then written in a smaller file. Until uploaded, a body stays in Postgres.
+   */
+  WINNOW_WARC_FLUSH_MS: integer(60_000, 0, 24 * 3_600_000),
   /** A fetched body larger than this (counted after decompression, while it downloads) is refused and never extracted. */
   WINNOW_MAX_PAGE_BYTES: integer(5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
   /** Time for one response, from connecting to its last byte. */

@@ -13,5 +13,5 @@ export {
   type SiteConfigInput,
 } from './site.js';
 export { UrlGlob, urlGlob } from './globs.js';
-export { MAX_PAGE_SIZE } from './paging.js';
+export { EXPORT_FORMATS, type ExportFormat, MAX_PAGE_SIZE } from './paging.js';
 export { type ErrorCode, failureReason, WinnowError } from './errors.js';

@@ -1,6 +1,8 @@
 import { MAX_PAGE_SIZE, MIN_SCHEDULE_MS, parseSiteConfig, SITE_NAME, type SiteConfig, SiteConfigError, WinnowError } from '@winnow/config';
 import { MAX_RESULT_WINDOW, parseQuery, type SearchHit } from '@winnow/search';
 import {
+  archiveTotals,
+  type ArchiveTotals,
   activeCrawl,
   changeSiteConfig,
   crawlLog as readCrawlLog,
@@ -351,15 +353,18 @@ export interface PipelineStatus {
   queues: Record<QueueName, QueueCounts>;
   failedJobs: FailedJob[];
   failedPages: PageFailure[];
+  /** The object store's WARC files and the fetches staged in Postgres for it; null when bodies stay in Postgres. */
+  archive: ArchiveTotals | null;
 }
 
 export async function pipelineStatus(rt: Runtime): Promise<PipelineStatus> {
-  const [counts, sites, queues, failedJobs, failedPages] = await Promise.all([
+  const [counts, sites, queues, failedJobs, failedPages, archive] = await Promise.all([
     siteCounts(rt.db),
     listSites(rt.db),
     rt.queues.counts(),
     rt.queues.failedJobs(),
     listPageFailures(rt.db),
+    rt.archive ? archiveTotals(rt.db) : null,
   ]);
   const siteStatus = await Promise.all(
     counts.map(async (count) => {
@@ -368,7 +373,7 @@ export async function pipelineStatus(rt: Runtime): Promise<PipelineStatus> {
       return { ...count, indexed: await rt.search.count(count.site), crawl, notAdmitted: crawl ? await notAdmitted(rt.db, crawl.id) : [] };
     }),
   );
-  return { sites: siteStatus, queues, failedJobs, failedPages };
+  return { sites: siteStatus, queues, failedJobs, failedPages, archive };
 }
 
 /** True when no crawl is queued or running and no queue holds waiting, active or delayed work. */

@@ -8,11 +8,12 @@ const UNAVAILABLE_MESSAGE =
 
 /**
  * True when an error says Postgres or Redis cannot be reached (refused, reset, shutting down, too
- * many connections) — worth retrying for minutes — as opposed to an error in the work itself,
- * which a retry cannot fix.
+ * many connections), or says so itself (`unavailable: true`: the object store's) — worth retrying
+ * for minutes — as opposed to an error in the work itself, which a retry cannot fix.
  */
 export function isUnavailable(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const { code, message, unavailable } = (error ?? {}) as { code?: unknown; message?: unknown; unavailable?: unknown };
+  if (unavailable === true) return true;
   if (typeof code === 'string' && (UNAVAILABLE_SOCKET.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
   return typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message);
 }

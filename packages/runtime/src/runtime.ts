@@ -1,10 +1,11 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { objectStoreOptions, openWarcArchive, type WarcArchive } from '@winnow/archive';
 import type { Env } from '@winnow/config';
 import { CpuPool } from './cpu/pool.js';
 import { PipelineQueues, redisOptionsFromUrl, startPrivateRedis, waitForRedis, type PrivateRedis, type QueueSettings } from '@winnow/queue';
 import { ElasticsearchIndex, PostgresSearchIndex, type SearchIndex } from '@winnow/search';
-import { migrate, openDb, type Db } from '@winnow/storage';
+import { type BodyStore, migrate, openDb, type Db, postgresBodies } from '@winnow/storage';
 import { pino, type Logger } from 'pino';
 import lockfile from 'proper-lockfile';
 
@@ -15,6 +16,10 @@ export interface Runtime {
   readonly queues: PipelineQueues;
   readonly queueSettings: QueueSettings;
   readonly search: SearchIndex;
+  /** Where fetched bodies are read from, whatever holds them (Postgres, or WARC files in an object store). */
+  readonly bodies: BodyStore;
+  /** The object store that keeps fetches as WARC files (`WINNOW_S3_BUCKET`); undefined when bodies stay in Postgres. */
+  readonly archive: WarcArchive | undefined;
   readonly log: Logger;
   /** Worker threads for extraction and template preparation (`WINNOW_CPU_THREADS`), started on first use. */
   readonly cpu: CpuPool;
@@ -69,8 +74,10 @@ export function createLogger(env: Env, name: string): Logger {
 
 /**
  * Opens the database (Postgres by `DATABASE_URL`, else PGlite in `WINNOW_DATA_DIR`, migrated
- * either way), Redis (by `REDIS_URL`, else a private `redis-server`) and the search index
- * (Elasticsearch by `ELASTICSEARCH_URL`, else Postgres full-text search).
+ * either way), Redis (by `REDIS_URL`, else a private `redis-server`), the search index
+ * (Elasticsearch by `ELASTICSEARCH_URL`, else Postgres full-text search) and the body store (WARC
+ * files in the object store of `WINNOW_S3_BUCKET`, else Postgres). The object store is not waited
+ * for: fetches are staged in Postgres until it answers.
  * PGlite is one process's database: a lock in its directory makes a second process fail with a
  * clear message instead of corrupting it.
  */
@@ -81,6 +88,8 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => log.warn({ err: error }, 'cleanup failed'));
   };
   try {
+    // The object store's settings are checked before anything is opened.
+    const storeOptions = objectStoreOptions(env);
     if (holdsDataDir(env)) cleanups.push(await lockDataDir(env.WINNOW_DATA_DIR));
     const db = await openDb({
       databaseUrl: env.DATABASE_URL,
@@ -90,6 +99,9 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
     cleanups.push(() => db.close());
     const applied = await migrate(db);
     if (applied.length > 0) log.info({ applied }, 'migrations applied');
+    const archive = storeOptions && openWarcArchive(db, env, storeOptions);
+    const bodies = archive?.bodies ?? postgresBodies(db);
+    cleanups.push(() => bodies.close());
 
     let redis: PrivateRedis | undefined;
     if (!env.REDIS_URL) {
@@ -122,7 +134,7 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
     await search.ensureReady();
     const cpu = new CpuPool(env.WINNOW_CPU_THREADS);
     cleanups.push(() => cpu.close());
-    return { env, db, queues, queueSettings, search, log, cpu, privateRedis: redis !== undefined, close: closeAll };
+    return { env, db, queues, queueSettings, search, bodies, archive, log, cpu, privateRedis: redis !== undefined, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;

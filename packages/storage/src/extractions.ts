@@ -145,15 +145,16 @@ export interface ExtractionInput {
   /** Null when the page has no stored body (`fetchError` says why). */
   contentHash: string | null;
   fetchError: string | null;
-  /** The stored body; undefined when it is missing from raw_pages. */
-  body: Buffer | undefined;
   /** The page's extraction stands (`EXTRACTION_STANDS`): extracting it again would change nothing. */
   current: boolean;
   /** The page's current body was extracted before (this is a re-extraction). */
   extractedBefore: boolean;
 }
 
-/** What `extractPage` reads of a page, its site, its body and its extraction; undefined when there is no such page. */
+/**
+ * What `extractPage` reads of a page, its site and its extraction, in one round trip; undefined
+ * when there is no such page. The body is read through the runtime's `BodyStore`, wherever it is.
+ */
 export async function extractionInput(db: Queryable, pageId: number): Promise<ExtractionInput | undefined> {
   const rows = await db.query<{
     site_id: number;
@@ -164,15 +165,13 @@ export async function extractionInput(db: Queryable, pageId: number): Promise<Ex
     content_type: string | null;
     content_hash: string | null;
     fetch_error: string | null;
-    body: Uint8Array | null;
     current: boolean;
     extracted_before: boolean;
   }>(
     `SELECT p.site_id, s.name AS site_name, s.config AS site_config, s.template_version, p.url, p.content_type, p.content_hash, p.fetch_error,
-            CASE WHEN e.page_id IS NOT NULL AND ${EXTRACTION_STANDS} THEN NULL ELSE r.body END AS body,
             coalesce(e.page_id IS NOT NULL AND ${EXTRACTION_STANDS}, false) AS current,
             coalesce(e.content_hash = p.content_hash, false) AS extracted_before
-       FROM pages p JOIN sites s ON s.id = p.site_id LEFT JOIN extractions e ON e.page_id = p.id LEFT JOIN raw_pages r ON r.content_hash = p.content_hash
+       FROM pages p JOIN sites s ON s.id = p.site_id LEFT JOIN extractions e ON e.page_id = p.id
       WHERE p.id = $1`,
     [pageId],
   );
@@ -189,7 +188,6 @@ export async function extractionInput(db: Queryable, pageId: number): Promise<Ex
       contentType: row.content_type,
       contentHash: row.content_hash,
       fetchError: row.fetch_error,
-      body: row.body ? Buffer.from(row.body) : undefined,
       current: row.current,
       extractedBefore: row.extracted_before,
     }
@@ -419,5 +417,47 @@ export async function findPagesByUrl(db: Queryable, urls: readonly string[], sit
           extractedAt: row.extracted_at ?? new Date(0),
         }
       : null,
+  }));
+}
+
+/** A page's cleaned text as `winnow export` writes it. */
+export interface ExportedExtraction {
+  pageId: number;
+  url: string;
+  title: string | null;
+  mainText: string;
+  method: string;
+  templateVersion: number | null;
+  extractedAt: Date;
+  /** The page whose document stands for this one, when the index files it under another. */
+  duplicateOf: string | null;
+}
+
+/** A site's pages with an extraction of their current body, by page id, `limit` after `afterId`: an export reads them a batch at a time. */
+export async function siteExtractions(db: Queryable, siteId: number, afterId: number, limit: number): Promise<ExportedExtraction[]> {
+  const rows = await db.query<{
+    id: number;
+    url: string;
+    title: string | null;
+    main_text: string;
+    method: string;
+    template_version: number | null;
+    extracted_at: Date;
+    duplicate_of: string | null;
+  }>(
+    `SELECT p.id, p.url, e.title, e.main_text, e.method, e.template_version, e.extracted_at, p.duplicate_of
+       FROM pages p JOIN extractions e ON e.page_id = p.id AND e.content_hash = p.content_hash
+      WHERE p.site_id = $1 AND p.id > $2 ORDER BY p.id LIMIT $3`,
+    [siteId, afterId, limit],
+  );
+  return rows.map((row) => ({
+    pageId: row.id,
+    url: row.url,
+    title: row.title,
+    mainText: row.main_text,
+    method: row.method,
+    templateVersion: row.template_version,
+    extractedAt: row.extracted_at,
+    duplicateOf: row.duplicate_of,
   }));
 }

@@ -14,6 +14,29 @@ export {
   type Site,
 } from './sites.js';
 export { contentHash, loadRawPages, storeRawPage } from './rawPages.js';
+export { type BodyStore, loadBody, postgresBodies } from './bodyStore.js';
+export {
+  archiveTotals,
+  type ArchiveTotals,
+  claimStagedRecords,
+  type FetchKind,
+  type FetchToArchive,
+  type PageFetch,
+  pagesWithoutWarcRecords,
+  payloadRecords,
+  type PayloadRecord,
+  type RecordLocation,
+  recordUploadedFile,
+  releaseClaims,
+  renewClaims,
+  siteWarcRecords,
+  type SiteWarcRecord,
+  oldestStagedFetch,
+  type UploadedFile,
+  type WarcRecordRow,
+  type WarcRecordType,
+  type WrittenRecord,
+} from './warcRecords.js';
 export {
   activeCrawl,
   CRAWL_OUTCOMES,
@@ -115,6 +138,8 @@ export {
   type PageExtraction,
   type PageExtractionFilters,
   type PageExtractionSummary,
+  type ExportedExtraction,
+  siteExtractions,
 } from './extractions.js';
 export {
   countNotAdmitted,

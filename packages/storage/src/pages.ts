@@ -1,6 +1,7 @@
 import type { Db, Queryable } from './db.js';
 import { copyDuplicateDecision } from './frontier.js';
 import { contentHash, insertRawPage } from './rawPages.js';
+import { type FetchToArchive, stageFetchParams, stageFetchSql } from './warcRecords.js';
 
 export interface FetchRecord {
   siteId: number;
@@ -67,7 +68,7 @@ const UPSERT_PAGE = `INSERT INTO pages (site_id, url, crawl_id, status, headers,
      ON CONFLICT (site_id, url) DO UPDATE SET crawl_id = excluded.crawl_id, status = excluded.status, headers = excluded.headers,
        content_type = excluded.content_type, content_hash = excluded.content_hash, fetch_error = excluded.fetch_error,
        canonical_url = excluded.canonical_url, gone_at = NULL, fetched_at = now()
-     RETURNING id`;
+     RETURNING id, site_id, url, content_hash`;
 
 function pageParams(fetch: FetchRecord): unknown[] {
   return [
@@ -91,19 +92,21 @@ export async function upsertFetchedPage(db: Queryable, fetch: FetchRecord): Prom
 
 /**
  * Records a fetch whose body is stored: the body (once, by its hash) and the page in one
- * statement, one round trip where a crawl spends most of its database time.
+ * statement, one round trip where a crawl spends most of its database time. With `archive` (an
+ * object store holds bodies), the fetch is staged for its WARC records in the same statement.
  */
 export async function storeFetchedPage(
   db: Queryable,
   fetch: Omit<FetchRecord, 'contentHash' | 'fetchError'>,
   body: Uint8Array,
+  archive?: FetchToArchive,
 ): Promise<{ pageId: number; contentHash: string }> {
   const hash = contentHash(body);
-  const rows = await db.query<{ id: number }>(`WITH raw AS (${insertRawPage('$7', '$10', '$11')}) ${UPSERT_PAGE}`, [
-    ...pageParams({ ...fetch, contentHash: hash, fetchError: null }),
-    Buffer.from(body),
-    body.byteLength,
-  ]);
+  const params = [...pageParams({ ...fetch, contentHash: hash, fetchError: null }), Buffer.from(body), body.byteLength];
+  const sql = archive
+    ? `WITH raw AS (${insertRawPage('$7', '$10', '$11')}), page AS (${UPSERT_PAGE}), staged AS (${stageFetchSql('page', 12)}) SELECT id FROM page`
+    : `WITH raw AS (${insertRawPage('$7', '$10', '$11')}) ${UPSERT_PAGE}`;
+  const rows = await db.query<{ id: number }>(sql, archive ? [...params, ...stageFetchParams(archive)] : params);
   return { pageId: (rows[0] as { id: number }).id, contentHash: hash };
 }
 
@@ -161,7 +164,7 @@ export async function previousFetch(db: Queryable, siteId: number, url: string):
 }
 
 /**
- * The page at `url` as this crawl stored it (or found it unchanged), with its body: what a process
+ * The page at `url` as this crawl stored it (or found it unchanged), with its body's hash: what a process
  * that takes over a dead one's lapsed URL answers from, instead of fetching the page again.
  * `hadBefore` says whether an earlier crawl of the site stored it (or found it unchanged): only
  * then is the stored page compared as an earlier fetch, else it counts as new.
@@ -171,42 +174,49 @@ export async function storedInCrawl(
   siteId: number,
   url: string,
   crawlId: number,
-): Promise<{ status: number; headers: Record<string, string>; body: Buffer; hadBefore: boolean } | undefined> {
-  const rows = await db.query<{ status: number; headers: Record<string, string>; body: Uint8Array; had_before: boolean }>(
-    `SELECT p.status, p.headers, r.body,
+): Promise<{ status: number; headers: Record<string, string>; contentHash: string; hadBefore: boolean } | undefined> {
+  const rows = await db.query<{ status: number; headers: Record<string, string>; content_hash: string; had_before: boolean }>(
+    `SELECT p.status, p.headers, p.content_hash,
             EXISTS (SELECT 1 FROM frontier f WHERE f.site_id = $1 AND f.url = $2 AND f.crawl_id < $3 AND f.outcome IN ('stored', 'unchanged')) AS had_before
-       FROM pages p JOIN raw_pages r ON r.content_hash = p.content_hash
-      WHERE p.site_id = $1 AND p.url = $2 AND p.crawl_id = $3`,
+       FROM pages p
+      WHERE p.site_id = $1 AND p.url = $2 AND p.crawl_id = $3 AND p.content_hash IS NOT NULL`,
     [siteId, url, crawlId],
   );
   const row = rows[0];
-  return row && { status: row.status, headers: row.headers, body: Buffer.from(row.body), hadBefore: row.had_before };
+  return row && { status: row.status, headers: row.headers, contentHash: row.content_hash, hadBefore: row.had_before };
 }
 
 /**
- * A page's stored answer (status, headers and body) when it has a body: what a 304 stands for, so
- * that the links of an unchanged page are followed as a changed one's are.
+ * A page's stored answer (status, headers and its body's hash) when it has a body: what a 304
+ * stands for, so that the links of an unchanged page are followed as a changed one's are.
  */
-export async function storedAnswer(db: Queryable, pageId: number): Promise<{ status: number; headers: Record<string, string>; body: Buffer } | undefined> {
-  const rows = await db.query<{ status: number; headers: Record<string, string>; body: Uint8Array }>(
-    'SELECT p.status, p.headers, r.body FROM pages p JOIN raw_pages r ON r.content_hash = p.content_hash WHERE p.id = $1',
+export async function storedAnswer(
+  db: Queryable,
+  pageId: number,
+): Promise<{ status: number; headers: Record<string, string>; contentHash: string } | undefined> {
+  const rows = await db.query<{ status: number; headers: Record<string, string>; content_hash: string }>(
+    'SELECT status, headers, content_hash FROM pages WHERE id = $1 AND content_hash IS NOT NULL',
     [pageId],
   );
   const row = rows[0];
-  return row && { status: row.status, headers: row.headers, body: Buffer.from(row.body) };
+  return row && { status: row.status, headers: row.headers, contentHash: row.content_hash };
 }
 
 /**
  * A fetch that found the page unchanged (304, or the same body): only its time moves. Nothing is
  * decided of it anew, so this crawl's fetch of it is a duplicate if the page is one
  * (`copyDuplicateDecision`), in the same statement: a decision recorded meanwhile waits for it, or
- * is seen by it.
+ * is seen by it. With `archive` (an object store holds bodies), the fetch is staged for its WARC
+ * revisit record in the same statement.
  */
-export async function touchPage(db: Queryable, pageId: number, crawlId: number): Promise<void> {
+export async function touchPage(db: Queryable, pageId: number, crawlId: number, archive?: FetchToArchive): Promise<void> {
+  const touched =
+    'UPDATE pages SET fetched_at = now(), crawl_id = $2 WHERE id = $1 RETURNING id, site_id, url, content_hash, crawl_id, duplicate_of, duplicate_by';
   await db.query(
-    `WITH touched AS (UPDATE pages SET fetched_at = now(), crawl_id = $2 WHERE id = $1 RETURNING crawl_id, url, duplicate_of, duplicate_by)
-     ${copyDuplicateDecision('touched')}`,
-    [pageId, crawlId],
+    archive
+      ? `WITH touched AS (${touched}), staged AS (${stageFetchSql('touched', 3)}) ${copyDuplicateDecision('touched')}`
+      : `WITH touched AS (${touched}) ${copyDuplicateDecision('touched')}`,
+    archive ? [pageId, crawlId, ...stageFetchParams(archive)] : [pageId, crawlId],
   );
 }
 

@@ -6,6 +6,7 @@ import { addSite, crawlStatus, openRuntime, type Runtime, templateChanges } from
 import { documentIdFor } from '@winnow/search';
 import { CRAWL_LOG_OUTCOMES, insertTemplateVersion, type NewTemplate, openDb, recordNotAdmitted, saveExtraction, storeRawPage } from '@winnow/storage';
 import type { FastifyInstance } from 'fastify';
+import { checkWarc } from '@winnow/archive/testing';
 import { buildApi } from './index.js';
 
 const OPERATE = randomBytes(24).toString('hex');
@@ -60,6 +61,7 @@ const OPERATOR_CALLS: readonly [string, string, unknown?][] = [
   ['GET', '/sites/doors/crawl'],
   ['GET', '/sites/doors/crawl/log'],
   ['GET', '/sites/doors/pages'],
+  ['GET', '/sites/doors/export'],
   ['POST', '/sites/doors/crawl/stop'],
   ['POST', '/sites/news/templates'],
   ['GET', '/sites/doors/templates/health'],
@@ -576,6 +578,30 @@ describe('the HTTP API', () => {
     const long = await call('GET', `/sites/${'x'.repeat(5000)}`);
     assert.equal(long.status, 414);
     assert.deepEqual(long.body, { error: 'a path parameter is too long' });
+  });
+
+  test("a site's export is a download for operators: its fetches as a WARC file, its text as JSON lines or CSV; a bad format or site is named", async () => {
+    const warc = await app.inject({ method: 'GET', url: '/sites/news/export?format=warc', headers: { host: OWN_HOST, authorization: `Bearer ${OPERATE}` } });
+    assert.equal(warc.statusCode, 200);
+    assert.equal(warc.headers['content-type'], 'application/warc');
+    assert.equal(warc.headers['content-disposition'], 'attachment; filename="news.warc.gz"');
+    const records = await checkWarc([warc.rawPayload]);
+    assert.deepEqual(
+      records.map((record) => [record.type, record.targetUri]),
+      [
+        ['warcinfo', null],
+        ['response', 'http://127.0.0.1:9/stored.html'],
+      ],
+    );
+    const csv = await app.inject({ method: 'GET', url: '/sites/news/export?format=csv', headers: { host: OWN_HOST, authorization: `Bearer ${OPERATE}` } });
+    assert.equal(csv.statusCode, 200);
+    assert.equal(csv.headers['content-type'], 'text/csv; charset=utf-8');
+    assert.equal(csv.body, 'url,title,main_text,method,template_version,extracted_at,duplicate_of\n', 'no page of it is extracted: the header alone');
+    const bad = await call('GET', '/sites/news/export?format=xml');
+    assert.equal(bad.status, 400);
+    assert.match((bad.body as { error: string }).error, /format must be one of jsonl, csv, warc/);
+    assert.equal((await call('GET', '/sites/nowhere/export')).status, 404);
+    assert.equal((await call('GET', '/sites/news/export', { token: SEARCH })).status, 403);
   });
 
   test('every operator endpoint: 401 without a token or with an unknown one, 403 with a search token, 2xx with an operate token', async () => {

@@ -3,6 +3,8 @@ import {
   addSite,
   crawlLog,
   crawlStatus,
+  exportFormat,
+  exportSite,
   InvalidRequestError,
   isIdle,
   listSites,
@@ -26,7 +28,7 @@ import {
   type Runtime,
 } from '@winnow/runtime';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { type Duplex, Readable } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { bearerGuard, type Access } from './auth.js';
 import { JSON_MEDIA_TYPES, parseJsonBody, requireJsonBody } from './body.js';
@@ -225,6 +227,18 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
       page: integerParam(page, 'page'),
       size: integerParam(size, 'size'),
     });
+  });
+  /**
+   * A site's pages as a download (`winnow export`): the cleaned text as JSON lines or CSV, or the
+   * fetches as a WARC file, streamed as they are read.
+   */
+  app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/export', async (request, reply) => {
+    knownParams(request.query, ['format']);
+    const exported = await exportSite(rt, request.params.name, exportFormat(stringParam(request.query.format, 'format')));
+    return reply
+      .header('content-type', exported.contentType)
+      .header('content-disposition', `attachment; filename="${exported.fileName}"`)
+      .send(Readable.from(exported.chunks));
   });
   /** One page by its URL (in the query: a URL does not fit a path segment), of any site unless `site` names one. */
   app.get<{ Querystring: Record<string, unknown> }>('/pages', async (request) => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { addSite, openRuntime, type Runtime, startCrawl } from '@winnow/runtime';
-import { findPageByUrl, findSite, loadRawPages } from '@winnow/storage';
+import { findPageByUrl, findSite, loadBody } from '@winnow/storage';
 import { startCrawler } from './crawler.js';
 import { crawlToEnd } from './testing/crawlToEnd.js';
 
@@ -57,7 +57,7 @@ test('a site configured as JavaScript-rendered is crawled in the system Chromium
     const home = await findPageByUrl(rt.db, site?.id ?? 0, `${origin}/`);
     assert.equal(home?.status, 200);
     const hash = home?.contentHash ?? '';
-    const body = (await loadRawPages(rt.db, [hash])).get(hash)?.toString('utf8') ?? '';
+    const body = (await loadBody(rt.bodies, hash))?.toString('utf8') ?? '';
     assert.match(body, /<article><p>Rendered by script on the home page<\/p>/);
     assert.match(body, /fetched by the page script/, "the page's own request went through the crawler");
     assert.ok(userAgents.length >= 4);

@@ -5,7 +5,7 @@ import { type AddressInfo, connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { addSite, openRuntime, type Runtime, type Service, startCrawl } from '@winnow/runtime';
-import { findPageByUrl, findSite, loadRawPages, type Page } from '@winnow/storage';
+import { findPageByUrl, findSite, loadBody, type Page } from '@winnow/storage';
 import { startCrawler } from './crawler.js';
 import { crawlToEnd } from './testing/crawlToEnd.js';
 
@@ -213,7 +213,7 @@ for (const scope of [window, frame.contentWindow]) {
     const siteId = (await findSite(rt.db, name))?.id ?? 0;
     const page = await findPageByUrl(rt.db, siteId, `${origin}${path}`);
     const hash = page?.contentHash ?? '';
-    const body = hash ? ((await loadRawPages(rt.db, [hash])).get(hash)?.toString('utf8') ?? '') : '';
+    const body = hash ? ((await loadBody(rt.bodies, hash))?.toString('utf8') ?? '') : '';
     return { page, body };
   }
 

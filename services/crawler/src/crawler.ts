@@ -59,6 +59,8 @@ const ADMITTED_MEMORY = 500_000;
  * refetches only what was in flight. Crawls start here too (their seeds are admitted in the
  * transaction that marks them running) and end here (whichever process sees nothing left).
  * While Postgres or Redis cannot be reached, work waits and retries for `WINNOW_INFRA_RETRY_MS`.
+ * When an object store keeps pages as WARC files, each crawler process also runs an archiver
+ * (`WarcArchiver`) that writes the fetches staged in Postgres into files and uploads them.
  *
  * Crawlee gave way to this: its request queue lives in one process (a crawl could never use two
  * crawlers, and a killed crawler started over from the seeds), it cannot pace a host across
@@ -81,6 +83,7 @@ export class Crawler implements Service {
   #completionTimer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
   readonly #schedules: Worker;
+  readonly #archiver: { close(): Promise<void> } | undefined;
   #browser: Promise<BrowserRenderer> | undefined;
   #closing = false;
   #wake: () => void = () => undefined;
@@ -113,6 +116,7 @@ export class Crawler implements Service {
       admitted: (crawlId) => this.#admittedSet(crawlId),
     };
     this.#schedules = startWorker(rt.queueSettings, 'crawl', async ({ siteId }) => this.#startScheduledCrawl(siteId));
+    this.#archiver = rt.archive?.startArchiver(rt.log);
     this.#heartbeat = setInterval(() => void this.#renew(), Math.max(250, Math.floor(this.#leaseMs / 3)));
     this.#loop = this.#syncSchedules()
       .catch((error: unknown) => rt.log.error({ err: error }, "could not register the sites' schedules"))
@@ -138,6 +142,8 @@ export class Crawler implements Service {
     clearInterval(this.#heartbeat);
     await this.#schedules.close();
     await releaseLeases(this.#rt.db, this.owner).catch((error: unknown) => this.#rt.log.warn({ err: error }, 'could not give leases back'));
+    // After the last fetch is recorded: what this process staged is archived before it stops.
+    await this.#archiver?.close();
     const browser = await this.#browser?.catch(() => undefined);
     await browser?.close().catch(() => undefined);
     await this.#fetcher.close();

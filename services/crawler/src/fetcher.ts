@@ -36,6 +36,8 @@ export interface FetchedResponse {
   headers: Record<string, string>;
   /** The decompressed body; empty for 1xx, 204, 3xx and 304 answers. */
   body: Buffer;
+  /** The request headers sent (lower-case names), for the fetch's WARC request record; absent for a page rendered in Chromium. */
+  requestHeaders?: Record<string, string>;
 }
 
 export type FetchErrorCode = 'refused' | 'unreachable' | 'timeout' | 'too-large' | 'bad-response';
@@ -87,11 +89,12 @@ export class Fetcher {
     if (refused) throw new FetchError('refused', `refused: ${refused}`);
     const { timeoutMs } = this.#options;
     const signal = AbortSignal.timeout(timeoutMs);
+    const requestHeaders = { 'user-agent': this.#options.userAgent, 'accept-encoding': 'gzip, deflate, br', ...target.headers };
     try {
       const response = await request(url, {
         dispatcher: this.#agent(target.allowPrivate),
         method: 'GET',
-        headers: { 'user-agent': this.#options.userAgent, 'accept-encoding': 'gzip, deflate, br', ...target.headers },
+        headers: requestHeaders,
         signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
@@ -99,7 +102,7 @@ export class Fetcher {
       const headers = flatHeaders(response.headers);
       if (BODYLESS_STATUS(response.statusCode)) {
         await response.body.dump();
-        return { url: url.href, status: response.statusCode, headers, body: Buffer.alloc(0) };
+        return { url: url.href, status: response.statusCode, headers, body: Buffer.alloc(0), requestHeaders };
       }
       const codings = contentCodings(headers['content-encoding']);
       const unsupported = codings.find((coding) => !DECODERS.has(coding));
@@ -108,7 +111,7 @@ export class Fetcher {
         throw new FetchError('bad-response', `unsupported content-encoding ${unsupported}`);
       }
       const body = await this.#readBody(response.body, codings);
-      return { url: url.href, status: response.statusCode, headers, body };
+      return { url: url.href, status: response.statusCode, headers, body, requestHeaders };
     } catch (error) {
       throw asFetchError(error, timeoutMs);
     }

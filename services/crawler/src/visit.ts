@@ -3,9 +3,12 @@ import { decodeHtml } from '@winnow/extract';
 import { extractionJobId } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
 import {
+  type FetchKind,
+  type FetchToArchive,
   type FrontierOutcome,
   type LeasedUrl,
   contentHash,
+  loadBody,
   markPageGone,
   type PreviousFetch,
   previousFetch,
@@ -36,6 +39,17 @@ export const MAX_ATTEMPTS = 3;
 const LONGEST_SLOT_WAIT_MS = 2000;
 /** A host that answered 429 or 503 without `Retry-After` is left alone this long. */
 const DEFAULT_BACKOFF_MS = 30_000;
+
+/**
+ * How the response a visit answers was had, for its fetch's WARC records: fetched now (with the
+ * request headers sent; null when Chromium rendered it), and for a 304 answered from the stored
+ * page, the 304 itself. Undefined for a page answered from what a process that died had stored:
+ * its fetch was staged then.
+ */
+interface Capture {
+  requestHeaders: Record<string, string> | null;
+  notModified?: FetchedResponse;
+}
 
 /** What became of a leased URL: done with an outcome, or back to the frontier for later. */
 export type Visit = { outcome: FrontierOutcome; error?: string; pageId?: number } | { retryInMs: number; attempted: boolean };
@@ -76,10 +90,10 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
     // A process that died holding this URL may have stored the page first: it is answered from
     // what was stored (links admitted again, extraction queued once), not fetched a second time.
     const stored = await storedInCrawl(context.rt.db, site.id, leased.url, leased.crawlId);
-    if (stored) {
-      const { hadBefore, ...response } = stored;
-      const previous = hadBefore ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
-      return answer(context, leased, site, { url: leased.url, ...response }, previous);
+    const body = stored && (await loadBody(context.rt.bodies, stored.contentHash));
+    if (stored && body) {
+      const previous = stored.hadBefore ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
+      return answer(context, leased, site, { url: leased.url, status: stored.status, headers: stored.headers, body }, previous, undefined);
     }
   }
   const pace: HostPace = { intervalMs: config.delayMs, maxInFlight: config.concurrency };
@@ -111,9 +125,9 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
   // Every page the site has, however this crawl reached it, is fetched with its validators.
   const previous = leased.kind === 'page' && leased.known ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
   let response: FetchedResponse;
+  const rendered = leased.kind === 'page' && config.render === 'browser';
   try {
-    response =
-      leased.kind === 'page' && config.render === 'browser' ? await render(context, leased, site) : await fetchOnce(context, leased.url, config, previous);
+    response = rendered ? await render(context, leased, site) : await fetchOnce(context, leased.url, config, previous);
   } catch (error) {
     if (!(error instanceof FetchError)) throw error;
     if (error.retriable) return retryOrFail(context, leased, site, error.message);
@@ -121,7 +135,8 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
   } finally {
     await slot.release();
   }
-  return leased.kind === 'sitemap' ? readSitemapResponse(context, leased, site, response) : answer(context, leased, site, response, previous);
+  if (leased.kind === 'sitemap') return readSitemapResponse(context, leased, site, response);
+  return answer(context, leased, site, response, previous, { requestHeaders: rendered ? null : (response.requestHeaders ?? {}) });
 }
 
 function fetchOnce(context: VisitContext, url: string, config: SiteConfig, previous: PreviousFetch | undefined): Promise<FetchedResponse> {
@@ -160,15 +175,26 @@ async function render(context: VisitContext, leased: LeasedUrl, site: Site): Pro
   return { ...rendered, headers: { ...rendered.headers, 'content-type': 'text/html; charset=utf-8' } };
 }
 
-async function answer(context: VisitContext, leased: LeasedUrl, site: Site, response: FetchedResponse, previous: PreviousFetch | undefined): Promise<Visit> {
+async function answer(
+  context: VisitContext,
+  leased: LeasedUrl,
+  site: Site,
+  response: FetchedResponse,
+  previous: PreviousFetch | undefined,
+  capture: Capture | undefined,
+): Promise<Visit> {
   const { status, headers } = response;
   const { rt } = context;
   if (status === 304 && previous) {
     // An unchanged page's links are followed from its stored body, as a changed page's are: they
     // may lead where an earlier crawl did not go (a larger maxPages, wider globs, a stopped crawl).
     const stored = leased.revisit ? undefined : await storedAnswer(rt.db, previous.pageId);
-    if (stored && previous.contentHash) return answer(context, leased, site, { url: leased.url, ...stored }, previous);
-    return unchanged(context, leased, previous);
+    const body = stored && (await loadBody(rt.bodies, stored.contentHash));
+    if (stored && body && previous.contentHash) {
+      const asStored = { url: leased.url, status: stored.status, headers: stored.headers, body };
+      return answer(context, leased, site, asStored, previous, capture && { ...capture, notModified: response });
+    }
+    return unchanged(context, leased, previous, toArchive(context, leased, site, response, capture, 'not-modified'));
   }
   if (status >= 300 && status < 400 && headers.location) return moved(context, leased, site, response, previous);
   if (status === 429 || status === 503) {
@@ -213,7 +239,9 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
     if (!previous?.contentHash) return refuse(context, leased, site, reason, response);
     return takeOut(context, leased, previous.pageId, status, reason, 'gone');
   }
-  if (previous && previous.contentHash === contentHash(response.body)) return unchanged(context, leased, previous);
+  if (previous && previous.contentHash === contentHash(response.body)) {
+    return unchanged(context, leased, previous, toArchive(context, leased, site, response, capture, 'unchanged'));
+  }
   const { pageId, contentHash: hash } = await storeFetchedPage(
     rt.db,
     {
@@ -226,13 +254,46 @@ async function answer(context: VisitContext, leased: LeasedUrl, site: Site, resp
       canonicalUrl: canonical,
     },
     response.body,
+    toArchive(context, leased, site, response, capture, 'stored'),
   );
   await rt.queues.add('extract', { pageId }, { deduplication: { id: extractionJobId(pageId, hash) } });
   return { outcome: 'stored', pageId };
 }
 
-async function unchanged(context: VisitContext, leased: LeasedUrl, previous: PreviousFetch): Promise<Visit> {
-  await touchPage(context.rt.db, previous.pageId, leased.crawlId);
+/**
+ * What a fetch with a stored body stages for its WARC records when an object store keeps them
+ * (`FetchToArchive`); undefined with Postgres bodies, or for a page answered from what a process
+ * that died stored (its fetch is staged already). A 304 answered from the stored page is staged as
+ * the 304 it was.
+ */
+function toArchive(
+  context: VisitContext,
+  leased: LeasedUrl,
+  site: Site,
+  response: FetchedResponse,
+  capture: Capture | undefined,
+  kind: FetchKind,
+): FetchToArchive | undefined {
+  if (!capture || context.rt.bodies.kind !== 'object-store') return undefined;
+  const fetched = capture.notModified ?? response;
+  const coding = fetched.headers['content-encoding'];
+  return {
+    kind: capture.notModified ? 'not-modified' : kind,
+    status: fetched.status,
+    responseHeaders: fetched.headers,
+    requestHeaders: capture.requestHeaders,
+    metadata: {
+      site: site.name,
+      crawl: String(leased.crawlId),
+      depth: String(leased.depth),
+      ...(coding ? { 'decoded-content-encoding': coding } : {}),
+      ...(capture.requestHeaders === null ? { 'rendered-by': 'chromium' } : {}),
+    },
+  };
+}
+
+async function unchanged(context: VisitContext, leased: LeasedUrl, previous: PreviousFetch, archive: FetchToArchive | undefined): Promise<Visit> {
+  await touchPage(context.rt.db, previous.pageId, leased.crawlId, archive);
   // A body stored before but never extracted (its job was lost with a Redis that kept nothing) is extracted now.
   if (!previous.extracted && previous.contentHash) {
     await context.rt.queues.add('extract', { pageId: previous.pageId }, { deduplication: { id: extractionJobId(previous.pageId, previous.contentHash) } });

@@ -1,7 +1,16 @@
 import { clusterFor, decodeHtml, documentTitle, type ExtractionResult, readAlone, wordCount } from '@winnow/extract';
 import { UnrecoverableError } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
-import { currentTemplateShapes, type Extraction, extractionInput, findTemplate, saveExtraction, type TemplateShape, templateHealth } from '@winnow/storage';
+import {
+  currentTemplateShapes,
+  type Extraction,
+  extractionInput,
+  findTemplate,
+  loadBody,
+  saveExtraction,
+  type TemplateShape,
+  templateHealth,
+} from '@winnow/storage';
 
 /** A stored template as the CPU pool's tasks take it: compiled once per thread, under its key. */
 type TaskTemplate = { key: string; method: string; body: unknown };
@@ -50,8 +59,8 @@ export class TemplateCache {
  * prepared it, when the site has one that fits; otherwise with the single-page fallback
  * (`WINNOW_FALLBACK_METHOD`, `reader` by default). A page whose extraction stands (of its body,
  * and of the current template version or trusted by the self-check under an earlier one) is not
- * extracted again (null). Everything the job reads of the page, its site and its body comes in one
- * query, and the extraction is written in one. A missing page, or a body that is not a readable
+ * extracted again (null). Everything the job reads of the page and its site comes in one query,
+ * its body through the body store, and the extraction is written in one. A missing page, or a body that is not a readable
  * HTML document, fails for good.
  */
 export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: number, watch?: NewPageTypes): Promise<Extraction | null> {
@@ -60,7 +69,9 @@ export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: num
   if (input.current) return null;
   const { url, contentHash, siteId, templateVersion } = input;
   if (!contentHash) throw new UnrecoverableError(`page ${pageId} (${url}) has no stored body: ${input.fetchError ?? 'not fetched'}`);
-  if (!input.body) throw new UnrecoverableError(`page ${pageId}: body ${contentHash} is missing from raw_pages`);
+  // Wherever the body is kept (`rt.bodies`): an object store that cannot be reached is waited for, then the job fails and is retried.
+  const body = await loadBody(rt.bodies, contentHash);
+  if (!body) throw new UnrecoverableError(`page ${pageId}: body ${contentHash} is missing from the body store (${rt.bodies.kind})`);
 
   // Reading the body (decoding, parsing, extracting) fails the same way every time: for good.
   const unreadable = (error: unknown) => new UnrecoverableError(`page ${pageId} (${url}): ${(error as Error).message}`);
@@ -69,7 +80,7 @@ export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: num
   let decodeWarnings: string[];
   let shape: TemplateShape | undefined;
   try {
-    ({ html, warnings: decodeWarnings } = decodeHtml(input.body, input.contentType ?? undefined));
+    ({ html, warnings: decodeWarnings } = decodeHtml(body, input.contentType ?? undefined));
     shape = clusterFor({ url, html }, shapes);
   } catch (error) {
     throw unreadable(error);

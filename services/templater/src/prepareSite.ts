@@ -6,7 +6,6 @@ import {
   findSiteById,
   insertTemplateVersion,
   listStoredPages,
-  loadRawPages,
   markOlderReadingsForReextraction,
   markSiteForReextraction,
   type NewTemplate,
@@ -42,7 +41,7 @@ export async function prepareSite(rt: Runtime, siteId: number, options: { reextr
   const method = templateMethodByName(rt.env.WINNOW_TEMPLATE_METHOD);
   await recordTemplateHealth(rt.db, siteId);
   const stored = await listStoredPages(rt.db, siteId);
-  const bodies = await loadRawPages(rt.db, [...new Set(stored.map((page) => page.contentHash as string))]);
+  const bodies = await rt.bodies.load([...new Set(stored.map((page) => page.contentHash as string))]);
   const pages: SitePage[] = [];
   const unreadable: string[] = [];
   for (const page of stored) {

@@ -313,6 +313,13 @@ export function formatStatus(status: PipelineStatus, sites?: readonly string[]):
     );
   }
   if (!sites) {
+    // An API older than the object store sends no `archive`.
+    const { archive } = status;
+    if (archive) {
+      lines.push(
+        `object store: ${archive.files} WARC files, ${megabytes(archive.bytes)}, ${archive.records} records; ${archive.staged} fetches waiting in Postgres for it`,
+      );
+    }
     for (const [queue, counts] of Object.entries(status.queues)) {
       lines.push(`queue ${queue}: ${counts.waiting} waiting, ${counts.active} active, ${counts.delayed} delayed, ${counts.failed} failed`);
     }
@@ -322,6 +329,8 @@ export function formatStatus(status: PipelineStatus, sites?: readonly string[]):
   }
   return lines.map((line) => `${line}\n`).join('');
 }
+
+const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
 
 /** Prints the status of the pipeline opened here (the demo's). */
 export async function printStatus(rt: Runtime, sites?: readonly string[]): Promise<void> {
