@@ -5,6 +5,7 @@ import type {
   HealthHistoryPage,
   HealthHistoryParams,
   PipelineStatus,
+  RemovedSite,
   SearchParams,
   search,
   SitePages,
@@ -76,8 +77,14 @@ export class ApiClient {
     return this.field<Site[]>(await this.request('operate', 'GET', 'sites'), 'sites');
   }
 
-  async removeSite(name: string): Promise<void> {
-    await this.request('operate', 'DELETE', `sites/${encodeURIComponent(name)}`);
+  /** `DELETE /sites/:name`: what was removed with the site. */
+  async removeSite(name: string): Promise<RemovedSite> {
+    return this.field<RemovedSite>(await this.request('operate', 'DELETE', `sites/${encodeURIComponent(name)}`), 'removed');
+  }
+
+  /** `PUT /sites/:name`: the site's whole configuration replaced (settings it leaves out take their defaults). */
+  async replaceSite(name: string, config: Record<string, unknown>): Promise<Site> {
+    return this.field<Site>(await this.request('operate', 'PUT', `sites/${encodeURIComponent(name)}`, config), 'site');
   }
 
   async startCrawl(name: string): Promise<Crawl> {

@@ -90,14 +90,37 @@ describe('winnow report', () => {
 });
 
 describe('winnow demo', () => {
-  it('runs the whole pipeline on the demo web and prints exact-phrase hits', async () => {
-    const { stdout } = await winnow('demo', '--articles', '30');
+  it('runs the whole pipeline on the demo web, prints exact-phrase hits, and ends with commands that work on what it kept', async () => {
+    const dir = join(await mkdtemp(join(tmpdir(), 'winnow-demo-')), 'demo');
+    const { stdout } = await winnow('demo', '--articles', '30', '--data-dir', dir);
     for (const site of ['gazette', 'ledger', 'almanac', 'relaunch', 'forecast'])
       assert.match(stdout, new RegExp(`^${site}: crawl \\d+ finished: 33 stored, 0 unchanged, .*\n  pages: 33 stored,`, 'm'));
     assert.match(stdout, /a phrase that runs through a <span>: "[^"]+"\n[1-9]\d* pages? match/);
     assert.match(stdout, /a phrase that crosses two paragraphs: "[^"]+"\n[1-9]\d* pages? match/);
     assert.match(stdout, /0 pages match "Winter tyres at half price"/);
     assert.match(stdout, /«[^»]+»/, 'hits are highlighted');
+    const next = stdout.slice(stdout.indexOf('\n== What next\n'));
+    assert.match(next, new RegExp(`The demo's database is kept in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(the next demo replaces it\\)`));
+    const commands = [...next.matchAll(/^ {2}(winnow [^\n]+?)(?: {2,}.*)?$/gm)].map((match) => match[1] as string);
+    assert.ok(commands.includes('winnow status') && commands.some((command) => command.startsWith('winnow search ')), next);
+    const env = { ...process.env, WINNOW_DATA_DIR: join(dir, 'pglite'), DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '' };
+    const status = await runCli(['status'], { env });
+    assert.match(status.stdout, /^gazette: crawl \d+ finished: 33 stored/m, 'the status the demo printed, read back from its folder');
+    const search = next.match(/^ {2}winnow search '(.+)'$/m)?.[1] as string;
+    assert.match((await runCli(['search', search], { env })).stdout, /^[1-9]\d* pages? match/, `winnow search '${search}' afterwards`);
+    const page = next.match(/^ {2}winnow page (\S+) --text$/m)?.[1] as string;
+    assert.match((await runCli(['page', page, '--text'], { env })).stdout, /\n {2}main text:\n\n/);
+  });
+
+  it('keeps its data only in a folder of its own: an existing folder it did not make is refused, untouched', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'winnow-not-demo-'));
+    await writeFile(join(dir, 'precious.txt'), 'keep me');
+    await assert.rejects(winnow('demo', '--articles', '5', '--data-dir', dir), (error: { code?: number; stderr?: string }) => {
+      assert.equal(error.code, 2);
+      assert.match(error.stderr ?? '', /exists and is not a folder an earlier demo made: choose another --data-dir/);
+      return true;
+    });
+    assert.equal(await readFile(join(dir, 'precious.txt'), 'utf8'), 'keep me');
   });
 });
 

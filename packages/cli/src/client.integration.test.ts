@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startApi, type ApiService } from '@winnow/api';
 import { loadEnv } from '@winnow/config';
@@ -11,6 +14,7 @@ import {
   crawlStatus,
   listSites,
   openRuntime,
+  pageExtraction,
   pipelineStatus,
   search,
   type Runtime,
@@ -87,11 +91,30 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     assert.equal((await winnow(OPERATE, 'sites', 'list')).stdout, formatSites(sites));
     assert.equal((await winnow(OPERATE, 'sites', 'list', '--json')).stdout, `${JSON.stringify(sites, null, 2)}\n`);
     await winnow(OPERATE, 'sites', 'add', 'gone', '--seed', 'http://127.0.0.1:9/gone/', '--template-every-ms', '0', '--allow-private');
-    assert.equal((await winnow(OPERATE, 'sites', 'remove', 'gone')).stdout, 'removed site gone with its pages, templates and index documents\n');
+    assert.equal(
+      (await winnow(OPERATE, 'sites', 'remove', 'gone')).stdout,
+      'removed site gone: 0 crawls, 0 pages with their extractions, no templates, 0 index documents\n',
+    );
     assert.deepEqual(
       (await listSites(rt.db)).map((site) => site.name),
       ['news'],
     );
+  });
+
+  test('sites apply goes to the API too: added, then updated with a PUT, then unchanged', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'winnow-apply-client-')), 'sites.yaml');
+    const write = (maxPages: number) =>
+      writeFile(
+        file,
+        `sites:\n  - {name: applied, seeds: ["http://127.0.0.1:9/applied/"], allowPrivateAddresses: true, templateEveryMs: 0, maxPages: ${maxPages}}\n`,
+      );
+    await write(10);
+    assert.match((await winnow(OPERATE, 'sites', 'apply', file)).stdout, /^applied: added \(http:\/\/127\.0\.0\.1:9\/applied\/\)\n/);
+    await write(20);
+    assert.match((await winnow(OPERATE, 'sites', 'apply', file)).stdout, /^applied: updated: maxPages 10 -> 20\n/);
+    assert.match((await winnow(OPERATE, 'sites', 'apply', file)).stdout, /^applied: unchanged\n/);
+    assert.equal((await findSite(rt.db, 'applied'))?.config.maxPages, 20);
+    await winnow(OPERATE, 'sites', 'remove', 'applied');
   });
 
   test('sites update goes to the API as a merge patch and prints what local mode prints', async () => {
@@ -162,6 +185,13 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     assert.equal((await winnow(OPERATE, 'crawl-log', 'gazette', '--outcome', 'refused', '--size', '5', '--json')).stdout, `${JSON.stringify(log, null, 2)}\n`);
     assert.equal((await winnow(OPERATE, 'status')).stdout, formatStatus(status));
     assert.equal((await winnow(OPERATE, 'status', '--json')).stdout, `${JSON.stringify(status, null, 2)}\n`);
+    // One page's answer has one shape: the API's body, `winnow page --json` through it, and embedded.
+    const article = `${gazette.origin}${gazette.pages.find((page) => page.kind === 'article')?.path}`;
+    const answered = await fetch(`${api.url}/pages?url=${encodeURIComponent(article)}`, { headers: { authorization: `Bearer ${OPERATE}` } });
+    const body = await answered.text();
+    assert.equal(answered.status, 200);
+    assert.deepEqual(JSON.parse((await winnow(OPERATE, 'page', article, '--json')).stdout), JSON.parse(body));
+    assert.equal(JSON.stringify(JSON.parse(body)), JSON.stringify({ page: await pageExtraction(rt, { url: article }) }));
     const templates = await listTemplates(rt.db, 'gazette');
     assert.ok(templates.length > 0, 'the crawl ended with templates');
     assert.equal((await winnow(OPERATE, 'templates', 'list', 'gazette')).stdout, formatTemplates(templates));

@@ -11,7 +11,9 @@ import {
   openCrawl,
   pageExtraction,
   pipelineStatus,
+  type RemovedSite,
   removeSite,
+  replaceSite,
   requestTemplates,
   search,
   sitePages,
@@ -51,7 +53,10 @@ export interface Operator {
   /** Applies a JSON merge patch to the site's configuration (`updateSite`); returns the site as stored. */
   updateSite(name: string, patch: Record<string, unknown>): Promise<Site>;
   listSites(): Promise<Site[]>;
-  removeSite(name: string): Promise<void>;
+  /** Removes a site with everything of it; says what was removed. */
+  removeSite(name: string): Promise<RemovedSite>;
+  /** Replaces a site's whole configuration (`PUT`): settings it leaves out take their defaults. */
+  replaceSite(name: string, config: Record<string, unknown>): Promise<Site>;
   startCrawl(name: string): Promise<Crawl>;
   /**
    * The site's open crawl when the workers run only in this process (`runsWorkersHere`): nothing
@@ -92,6 +97,7 @@ export function localOperator(rt: Runtime): Operator {
     updateSite: (name, patch) => updateSite(rt, name, patch),
     listSites: () => listSites(rt.db),
     removeSite: (name) => removeSite(rt, name),
+    replaceSite: (name, config) => replaceSite(rt, name, config),
     startCrawl: (name) => startCrawl(rt, name),
     unfinishedCrawl: async (name) => (rt.privateRedis ? openCrawl(rt, name) : undefined),
     stopCrawl: (name) => stopCrawl(rt, name),
@@ -129,6 +135,7 @@ export function remoteOperator(client: ApiClient): Operator {
     updateSite: (name, patch) => client.updateSite(name, patch),
     listSites: () => client.listSites(),
     removeSite: (name) => client.removeSite(name),
+    replaceSite: (name, config) => client.replaceSite(name, config),
     startCrawl: (name) => client.startCrawl(name),
     unfinishedCrawl: async () => undefined,
     stopCrawl: (name) => client.stopCrawl(name),

@@ -168,7 +168,7 @@ describe("what extraction made of each page: `winnow pages`, `winnow page` and s
         '  words: 0 (empty)',
         '  extracted: …',
         '  warnings (1):',
-        `    - ${JSON.parse((await winnow('page', `${origin}/articles/8.html`, '--json')).stdout).warnings[0]}`,
+        `    - ${JSON.parse((await winnow('page', `${origin}/articles/8.html`, '--json')).stdout).page.warnings[0]}`,
         '  main text: none',
         '',
       ].join('\n'),
@@ -179,7 +179,7 @@ describe("what extraction made of each page: `winnow pages`, `winnow page` and s
     assert.match(story.stdout, /\n {2}main text \(first 3 of 5 lines; --text prints it all\):\n {4}Story 9: café society\n {4}Paragraph 1 of story 9: /);
     assert.doesNotMatch(story.stdout, /Paragraph 4/);
     const whole = await winnow('page', `${origin}/articles/9.html`, '--text');
-    const json = JSON.parse((await winnow('page', `${origin}/articles/9.html`, '--json')).stdout);
+    const json = JSON.parse((await winnow('page', `${origin}/articles/9.html`, '--json')).stdout).page;
     assert.ok(whole.stdout.endsWith(`  main text:\n\n${json.mainText}\n`), whole.stdout);
     assert.match(json.mainText, /Paragraph 4 of story 9/);
 

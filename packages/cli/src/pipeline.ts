@@ -54,16 +54,17 @@ export async function closeAll(services: readonly Service[]): Promise<void> {
 }
 
 /**
- * A command's configuration. Commands log warnings only unless `WINNOW_LOG_LEVEL` says otherwise:
- * their own output is what the operator reads.
+ * A command's configuration. One-shot commands log warnings only unless `WINNOW_LOG_LEVEL` says
+ * otherwise: their own output is what the operator reads. Servers (`winnow up`, `winnow worker`)
+ * log at `info` by default, as the services do.
  */
-export function commandEnv(overrides: Partial<Record<string, string>> = {}): Env {
-  return loadEnv({ WINNOW_LOG_LEVEL: 'warn', ...process.env, ...overrides });
+export function commandEnv(overrides: Partial<Record<string, string>> = {}, logLevel: 'warn' | 'info' = 'warn'): Env {
+  return loadEnv({ WINNOW_LOG_LEVEL: logLevel, ...process.env, ...overrides });
 }
 
-/** Opens the runtime for a command. */
-export async function openCommandRuntime(overrides: Partial<Record<string, string>> = {}): Promise<Runtime> {
-  const env = commandEnv(overrides);
+/** Opens the runtime for a command; a server's logs at `info` unless `WINNOW_LOG_LEVEL` says otherwise. */
+export async function openCommandRuntime(overrides: Partial<Record<string, string>> = {}, logLevel: 'warn' | 'info' = 'warn'): Promise<Runtime> {
+  const env = commandEnv(overrides, logLevel);
   return openRuntime(env, { log: createLogger(env, 'winnow') });
 }
 

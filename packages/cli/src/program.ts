@@ -31,6 +31,11 @@ export function buildProgram(): Command {
       `the whole pipeline, embedded, on the bundled demo web (${DEMO_SITE_NAMES.join(', ')}): crawl, templates, extraction, index, exact-phrase searches`,
     )
     .option('--articles <n>', 'articles per demo site (each site adds a listing page per 10)', positiveInteger, 200)
+    .option(
+      '--data-dir <dir>',
+      'where the demo keeps its database, for the commands it suggests afterwards (replaced on each run); memory: keep nothing',
+      '.winnow/demo',
+    )
     .action(
       lazy(
         () => import('./commands/demo.js'),
@@ -79,8 +84,21 @@ export function buildProgram(): Command {
     .option('--json', 'print JSON')
     .action(lazy(operate, (module) => module.sitesListCommand));
   sites
+    .command('apply')
+    .description(
+      "add and update many sites from one YAML file (a list of sites as the API takes them, under `sites:`): each gets exactly the file's settings; says what changed; applying it again changes nothing",
+    )
+    .argument('<file>', 'the YAML (or JSON) file')
+    .option('--dry-run', 'say what would change, change nothing')
+    .action(
+      lazy(
+        () => import('./commands/sitesApply.js'),
+        (module) => module.sitesApplyCommand,
+      ),
+    );
+  sites
     .command('remove')
-    .description('remove a site with its pages, templates and index documents')
+    .description('remove a site with its pages, templates and index documents, and say how many of each')
     .argument('<name>')
     .action(lazy(operate, (module) => module.sitesRemoveCommand));
 
@@ -180,6 +198,22 @@ export function buildProgram(): Command {
       lazy(
         templateCommands,
         (module) => (site: string, flags: { since?: string; page?: number; size?: number; json?: boolean }) => module.templatesHealthCommand(site, flags),
+      ),
+    );
+
+  program
+    .command('extract')
+    .description(
+      "read one page on its own (no template, no database) and print its main text: a URL, fetched under the crawler's network policy, or a file (- for stdin)",
+    )
+    .argument('<url-or-file>')
+    .option('--method <name>', 'the single-page method (default: WINNOW_FALLBACK_METHOD, reader)')
+    .option('--allow-private', 'let a URL be on this machine or a private network (cloud metadata addresses stay refused)')
+    .option('--json', 'print the reading as JSON: source, title, method, words, warnings, text')
+    .action(
+      lazy(
+        () => import('./commands/extract.js'),
+        (module) => module.extractCommand,
       ),
     );
 

@@ -69,9 +69,12 @@ describe('the crawler network policy', () => {
 
 describe('API tokens from the environment', () => {
   test('scoped tokens are read; a bare token is an operate token; short ones are refused without being printed', () => {
-    const tokens = loadEnv({ WINNOW_API_TOKEN: 'search:abcdefghijklmnopqr, operate:0123456789abcdefgh,zyxwvutsrqponmlkj' }).WINNOW_API_TOKEN;
+    const tokens = loadEnv({
+      WINNOW_API_TOKEN: 'search:abcdefghijklmnopqr, metrics:scrapescrapescrape, operate:0123456789abcdefgh,zyxwvutsrqponmlkj',
+    }).WINNOW_API_TOKEN;
     assert.deepEqual(tokens, [
       { scope: 'search', token: 'abcdefghijklmnopqr' },
+      { scope: 'metrics', token: 'scrapescrapescrape' },
       { scope: 'operate', token: '0123456789abcdefgh' },
       { scope: 'operate', token: 'zyxwvutsrqponmlkj' },
     ]);

@@ -32,6 +32,15 @@ test('every numeric setting states its real rule: its bounds are accepted, one p
   }
 });
 
+test('a setting that is off until configured is unset by default and holds to its range when set', () => {
+  assert.equal(loadEnv({}).WINNOW_METRICS_PORT, undefined);
+  assert.equal(loadEnv({ WINNOW_METRICS_PORT: '' }).WINNOW_METRICS_PORT, undefined);
+  assert.equal(loadEnv({ WINNOW_METRICS_PORT: '9464' }).WINNOW_METRICS_PORT, 9464);
+  for (const bad of ['-1', '65536', '1.5', 'many'])
+    assert.match(problem('WINNOW_METRICS_PORT', bad), /WINNOW_METRICS_PORT: expected a whole number from 0 to 65535$/);
+  assert.equal(loadEnv({}).WINNOW_METRICS_HOST, '127.0.0.1', 'loopback unless configured');
+});
+
 test('extraction methods are checked at load, naming the variable and the names it takes', () => {
   assert.deepEqual([loadEnv({}).WINNOW_TEMPLATE_METHOD, loadEnv({}).WINNOW_FALLBACK_METHOD], ['pipeline', 'reader']);
   assert.equal(loadEnv({ WINNOW_TEMPLATE_METHOD: 'fastce', WINNOW_FALLBACK_METHOD: 'auto' }).WINNOW_TEMPLATE_METHOD, 'fastce');

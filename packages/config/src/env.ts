@@ -26,8 +26,11 @@ const list = z.preprocess(
   z.array(z.string()),
 );
 
-/** What an API token lets its bearer do: `search` only searches; `operate` also runs the pipeline. */
-export type TokenScope = 'search' | 'operate';
+/**
+ * What an API token lets its bearer do: `search` only searches; `metrics` only reads `/metrics` (a
+ * Prometheus scraper's); `operate` does everything.
+ */
+export type TokenScope = 'search' | 'metrics' | 'operate';
 
 export interface ApiToken {
   scope: TokenScope;
@@ -46,13 +49,13 @@ export const MIN_TOKEN_LENGTH = 16;
 const apiTokens = list.pipe(
   z.array(
     z.string().transform((entry, context): ApiToken => {
-      const match = /^(search|operate):(.*)$/.exec(entry);
+      const match = /^(search|metrics|operate):(.*)$/.exec(entry);
       const token = match ? (match[2] as string) : entry;
       const unknownScope = match ? undefined : /^([A-Za-z]+):/.exec(entry)?.[1];
       if (unknownScope !== undefined) {
         context.addIssue({
           code: 'custom',
-          message: `unknown token scope "${unknownScope}": each token is search:<token>, operate:<token> or <token> (operate)`,
+          message: `unknown token scope "${unknownScope}": each token is search:<token>, metrics:<token>, operate:<token> or <token> (operate)`,
         });
       } else if (token.length < MIN_TOKEN_LENGTH || /[\s,]/.test(token)) {
         context.addIssue({ code: 'custom', message: `each token must be at least ${MIN_TOKEN_LENGTH} characters without spaces or commas` });
@@ -73,7 +76,7 @@ const integer = (fallback: number, min: number, max: number) =>
       .max(max),
   );
 
-/** A whole number in a range, or nothing when unset or empty. */
+/** A whole number in a range, or nothing when unset or empty (a feature that is off until configured). */
 const optionalInteger = (min: number, max: number) =>
   z.preprocess(
     (value) => (value === '' || value === undefined ? undefined : Number(value)),
@@ -111,7 +114,7 @@ export const ENV_SCHEMA = z.object({
   WINNOW_API_PORT: integer(8080, 0, 65535),
   /**
    * Bearer tokens of the HTTP API, `scope:token` comma-separated (`search:…` for the search engine,
-   * `operate:…` for operators; a token without a scope is an `operate` token). With none, only a
+   * `metrics:…` for a Prometheus scraper, `operate:…` for operators; a token without a scope is an `operate` token). With none, only a
    * loopback `WINNOW_API_HOST` is allowed. The CLI sends one of them when it talks to an API.
    */
   WINNOW_API_TOKEN: apiTokens,
@@ -138,10 +141,24 @@ export const ENV_SCHEMA = z.object({
   WINNOW_BROWSER_PROXY: url(['http:', 'https:', 'socks5:']),
   /** The Chromium that crawls of JavaScript-rendered sites drive (Debian: apt-get install chromium). */
   WINNOW_CHROMIUM_PATH: optionalText.transform((value) => value ?? '/usr/bin/chromium'),
+  /**
+   * What servers and workers log (to stderr, one JSON object a line): at `info`, each crawl's start
+   * and end with its counts, each template version stored, drift, and every `WINNOW_LOG_INTERVAL_MS`
+   * what each worker did; `warn` keeps only what needs an operator. One-shot commands default to `warn`.
+   */
   WINNOW_LOG_LEVEL: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
+  /** How often a worker logs one line of what it did since the last (pages fetched by outcome, extracted by verdict, indexed); quiet intervals log nothing. */
+  WINNOW_LOG_INTERVAL_MS: integer(60_000, 1000, 3_600_000),
+  /**
+   * The port a worker process without the API serves `GET /metrics` on (Prometheus text format);
+   * unset: none. The API serves its own `/metrics`, and `winnow up` serves every worker's there.
+   */
+  WINNOW_METRICS_PORT: optionalInteger(0, 65535),
+  /** The address a worker's `/metrics` listens on: loopback unless the operator opens it to a Prometheus elsewhere. */
+  WINNOW_METRICS_HOST: optionalText.transform((value) => value ?? '127.0.0.1'),
   /** Prefix of every BullMQ key, so that several deployments can share one Redis. */
   WINNOW_QUEUE_PREFIX: optionalText.transform((value) => value ?? 'winnow'),
   WINNOW_EXTRACT_CONCURRENCY: integer(2, 1, 64),

@@ -7,6 +7,7 @@ export {
   readStoredSiteConfig,
   siteOrigins,
   SITE_CONFIG_SCHEMA,
+  siteConfigJsonSchema,
   SITE_NAME,
   SiteConfigError,
   type SiteConfig,

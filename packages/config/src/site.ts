@@ -190,3 +190,12 @@ export function allowedGlobs(site: SiteConfig): string[] {
 export function siteOrigins(site: Pick<SiteConfig, 'seeds'>): Set<string> {
   return new Set(site.seeds.map((seed) => new URL(seed).origin));
 }
+
+/**
+ * The site configuration as JSON Schema (as a request body gives it: defaults are defaults, not
+ * requirements), from the one schema above: what the API's OpenAPI document says a site is.
+ */
+export function siteConfigJsonSchema(): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(SITE_CONFIG_SCHEMA, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return schema;
+}

@@ -11,6 +11,6 @@ export {
   type QueueName,
   type TemplateJobResult,
 } from './contracts.js';
-export { PipelineQueues, startWorker, type FailedJob, type QueueCounts, type QueueSettings, type WorkerOptions } from './queues.js';
+export { type JobAttempt, PipelineQueues, startWorker, type FailedJob, type QueueCounts, type QueueSettings, type WorkerOptions } from './queues.js';
 export { redisOptionsFromUrl, RedisUnavailableError, startPrivateRedis, waitForRedis, type PrivateRedis } from './redis.js';
 export { UnrecoverableError, type Worker } from 'bullmq';

@@ -13,6 +13,15 @@ export interface QueueSettings {
   lockMs: number;
   /** Hears a worker's connection errors (ioredis retries them; the runtime logs them). */
   onError?: (error: Error) => void;
+  /** Hears the end of every attempt of a job a worker ran, with how long it took (the runtime counts them in its metrics). */
+  onAttemptEnd?: (attempt: JobAttempt) => void;
+}
+
+/** One attempt of a job: its queue, how long it ran, and what came of it (`retried`: it failed and will be tried again; `failed`: for good). */
+export interface JobAttempt {
+  queue: QueueName;
+  outcome: 'completed' | 'retried' | 'failed';
+  seconds: number;
 }
 
 export interface QueueCounts {
@@ -138,13 +147,23 @@ export function startWorker<Name extends QueueName>(
   const worker = new Worker(
     name,
     async (job) => {
-      let payload: JobPayload<Name>;
+      const started = performance.now();
+      const ended = (outcome: JobAttempt['outcome']) => settings.onAttemptEnd?.({ queue: name, outcome, seconds: (performance.now() - started) / 1000 });
       try {
-        payload = parseJobPayload(name, job.data);
+        let payload: JobPayload<Name>;
+        try {
+          payload = parseJobPayload(name, job.data);
+        } catch (error) {
+          throw new UnrecoverableError((error as Error).message);
+        }
+        const result = await handle(payload, job);
+        ended('completed');
+        return result;
       } catch (error) {
-        throw new UnrecoverableError((error as Error).message);
+        // `attemptsMade` counts the attempts before this one.
+        ended(error instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1) ? 'failed' : 'retried');
+        throw error;
       }
-      return handle(payload, job);
     },
     {
       connection: settings.connection,

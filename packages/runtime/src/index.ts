@@ -10,6 +10,7 @@ export {
   listSites,
   MAX_PAGE_SIZE,
   pipelineStatus,
+  type RemovedSite,
   removeSite,
   replaceSite,
   requireSite,
@@ -56,3 +57,5 @@ export {
   templateVersion,
   type TemplateVersionView,
 } from './templateVersions.js';
+export { type Activity, type ActivityLog, describeActivity, startActivityLog } from './activity.js';
+export { pipelineState } from './pipelineState.js';

@@ -178,16 +178,38 @@ function refuseRename(name: string, body: Record<string, unknown>): void {
  * services/indexer). Should removing the documents fail, removing the site again finishes it: a
  * name without a site but with documents is removed, not refused.
  */
-export async function removeSite(rt: Runtime, name: string): Promise<void> {
+export async function removeSite(rt: Runtime, name: string): Promise<RemovedSite> {
   const site = await findSite(rt.db, siteName(name));
+  const documents = await rt.search.count(name);
+  let removed: RemovedSite = { site: name, crawls: 0, pages: 0, templateVersions: 0, templates: 0, documents };
   if (site) {
+    const [held] = await rt.db.query<{ crawls: number; pages: number; versions: number; templates: number }>(
+      `SELECT (SELECT count(*) FROM crawls WHERE site_id = $1)::int AS crawls, (SELECT count(*) FROM pages WHERE site_id = $1)::int AS pages,
+              (SELECT count(DISTINCT version) FROM templates WHERE site_id = $1)::int AS versions, (SELECT count(*) FROM templates WHERE site_id = $1)::int AS templates`,
+      [site.id],
+    );
+    removed = { ...removed, crawls: held?.crawls ?? 0, pages: held?.pages ?? 0, templateVersions: held?.versions ?? 0, templates: held?.templates ?? 0 };
     await rt.queues.queue('template').removeJobScheduler(templateScheduleId(site.id));
     await rt.queues.queue('crawl').removeJobScheduler(recrawlScheduleId(site.id));
     await deleteSite(rt.db, name);
-  } else if ((await rt.search.count(name)) === 0) {
+  } else if (documents === 0) {
     throw new SiteNotFoundError(`no site named ${quoted(name)}`);
   }
   await rt.search.removeSite(name);
+  return removed;
+}
+
+/** What removing a site took away with it, counted just before. */
+export interface RemovedSite {
+  site: string;
+  crawls: number;
+  /** Its pages, stored or not (each with its extraction, if any). */
+  pages: number;
+  templateVersions: number;
+  /** Templates over every version (one per page type and version). */
+  templates: number;
+  /** Its documents in the search index. */
+  documents: number;
 }
 
 export { listSites };

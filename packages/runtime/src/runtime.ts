@@ -4,6 +4,7 @@ import { objectStoreOptions, openWarcArchive, type WarcArchive } from '@winnow/a
 import type { Env } from '@winnow/config';
 import { CpuPool } from './cpu/pool.js';
 import { PipelineQueues, redisOptionsFromUrl, startPrivateRedis, waitForRedis, type PrivateRedis, type QueueSettings } from '@winnow/queue';
+import { PipelineMetrics } from '@winnow/metrics';
 import { ElasticsearchIndex, PostgresSearchIndex, type SearchIndex } from '@winnow/search';
 import { type BodyStore, migrate, openDb, type Db, postgresBodies } from '@winnow/storage';
 import { pino, type Logger } from 'pino';
@@ -21,6 +22,8 @@ export interface Runtime {
   /** The object store that keeps fetches as WARC files (`WINNOW_S3_BUCKET`); undefined when bodies stay in Postgres. */
   readonly archive: WarcArchive | undefined;
   readonly log: Logger;
+  /** This process's metrics, which every service of it counts into (`/metrics`). */
+  readonly metrics: PipelineMetrics;
   /** Worker threads for extraction and template preparation (`WINNOW_CPU_THREADS`), started on first use. */
   readonly cpu: CpuPool;
   /** True when Redis is a private child of this process: queued work lives only as long as it does. */
@@ -68,6 +71,10 @@ export interface RuntimeOptions {
   log?: Logger;
 }
 
+/**
+ * The logger of a server or worker: pino, one JSON object a line on stderr, at `WINNOW_LOG_LEVEL`.
+ * `name` says which process wrote the line (`crawler`, `winnow` for `winnow up`).
+ */
 export function createLogger(env: Env, name: string): Logger {
   return pino({ name, level: env.WINNOW_LOG_LEVEL }, pino.destination(2));
 }
@@ -83,6 +90,7 @@ export function createLogger(env: Env, name: string): Logger {
  */
 export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {
   const log = options.log ?? createLogger(env, 'winnow');
+  const metrics = new PipelineMetrics();
   const cleanups: (() => Promise<void>)[] = [];
   const closeAll = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => log.warn({ err: error }, 'cleanup failed'));
@@ -119,6 +127,10 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
       backoffMs: env.WINNOW_JOB_BACKOFF_MS,
       lockMs: env.WINNOW_JOB_LOCK_MS,
       onError: (error) => log.warn({ err: error }, 'a queue connection failed; it reconnects'),
+      onAttemptEnd: ({ queue, outcome, seconds }) => {
+        metrics.jobs.inc({ queue, outcome });
+        metrics.jobSeconds.observe({ queue, outcome }, seconds);
+      },
     };
     const queues = new PipelineQueues(queueSettings);
     cleanups.push(() => queues.close());
@@ -134,7 +146,7 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
     await search.ensureReady();
     const cpu = new CpuPool(env.WINNOW_CPU_THREADS);
     cleanups.push(() => cpu.close());
-    return { env, db, queues, queueSettings, search, bodies, archive, log, cpu, privateRedis: redis !== undefined, close: closeAll };
+    return { env, db, queues, queueSettings, search, bodies, archive, log, metrics, cpu, privateRedis: redis !== undefined, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;

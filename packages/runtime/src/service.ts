@@ -1,29 +1,58 @@
 import { loadEnv } from '@winnow/config';
+import { listenForMetrics, type MetricsListener } from '@winnow/metrics';
 import { recordPageFailure, type Stage } from '@winnow/storage';
 import { startHealthServer } from './health.js';
+import { startActivityLog } from './activity.js';
 import { createLogger, openRuntime, type Runtime } from './runtime.js';
 
 /** A started worker or server of the pipeline. */
 export interface Service {
   close(): Promise<void>;
+  /** Where this service serves the process's metrics, if it does (the API's `/metrics`). */
+  readonly metricsUrl?: string;
 }
 
 /**
- * Serves until SIGTERM or SIGINT: starts the services on the runtime, then on the first signal
- * closes them (workers finish their current jobs) and the runtime; a second signal exits at once.
+ * A worker process's own `/metrics` listener, on `WINNOW_METRICS_HOST:WINNOW_METRICS_PORT` when
+ * the port is configured and none of the process's services serves the metrics already (the API
+ * does, for every worker of `winnow up`).
+ */
+async function metricsListener(rt: Runtime, services: readonly Service[]): Promise<MetricsListener | undefined> {
+  const port = rt.env.WINNOW_METRICS_PORT;
+  if (port === undefined || services.some((service) => service.metricsUrl !== undefined)) return undefined;
+  return listenForMetrics(rt.metrics, rt.env.WINNOW_METRICS_HOST, port);
+}
+
+/**
+ * Serves until SIGTERM or SIGINT: starts the services on the runtime (and the metrics listener, see
+ * `metricsListener`), logs what they do every `WINNOW_LOG_INTERVAL_MS` (`startActivityLog`), then
+ * on the first signal closes them (workers finish their current jobs), logs their last activity and
+ * closes the runtime; a second signal exits at once.
  * Services that cannot start (a refused API address, a wrong method name) close the runtime and
  * the error is thrown, so that the process ends with it instead of hanging. The one way every
  * process of Winnow serves: the services' `main`s and `winnow up` / `winnow worker`.
  */
-export async function serve(rt: Runtime, start: () => Promise<Service[]>, onStarted: (services: Service[]) => void = () => undefined): Promise<void> {
+export async function serve(
+  rt: Runtime,
+  start: () => Promise<Service[]>,
+  onStarted: (services: Service[], metricsUrl: string | undefined) => void = () => undefined,
+): Promise<void> {
   let services: Service[];
+  let listener: MetricsListener | undefined;
   try {
     services = await start();
+    try {
+      listener = await metricsListener(rt, services);
+    } catch (error) {
+      await Promise.all(services.map((service) => service.close()));
+      throw error;
+    }
   } catch (error) {
     await rt.close();
     throw error;
   }
-  onStarted(services);
+  const activity = startActivityLog(rt.metrics, rt.log, rt.env.WINNOW_LOG_INTERVAL_MS);
+  onStarted(services, listener?.url ?? services.find((service) => service.metricsUrl !== undefined)?.metricsUrl);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
@@ -33,6 +62,8 @@ export async function serve(rt: Runtime, start: () => Promise<Service[]>, onStar
   process.once('SIGINT', again);
   rt.log.info({ signal }, 'stopping: finishing current jobs');
   await Promise.all(services.map((service) => service.close()));
+  await activity.stop();
+  await listener?.close();
   await rt.close();
 }
 
@@ -50,7 +81,7 @@ export async function runStandalone(name: string, start: (rt: Runtime) => Promis
       const services = await start(rt);
       return port === undefined ? services : [...services, await startHealthServer(rt, env.WINNOW_HEALTH_HOST, port)];
     },
-    () => rt.log.info('started'),
+    (_services, metricsUrl) => rt.log.info({ metrics: metricsUrl ?? null }, `${name} started${metricsUrl ? `; metrics on ${metricsUrl}` : ''}`),
   );
   process.exit(0);
 }
@@ -63,6 +94,9 @@ export function keepPageFailure(rt: Runtime, stage: Stage): (payload: unknown, e
   return async (payload, error, attempts) => {
     const pageId = (payload as { pageId?: unknown } | null)?.pageId;
     if (typeof pageId === 'number') await recordPageFailure(rt.db, pageId, stage, error.message, attempts).catch(() => undefined);
-    rt.log.error({ payload, err: error, stage }, 'a page job failed for good');
+    rt.log.error(
+      { payload, err: error, stage, attempts },
+      `${stage} of ${typeof pageId === 'number' ? `page ${pageId}` : 'a page'} failed for good after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${error.message}`,
+    );
   };
 }

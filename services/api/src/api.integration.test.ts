@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { addSite, crawlStatus, openRuntime, type Runtime, templateChanges } from '@winnow/runtime';
@@ -7,6 +8,7 @@ import { documentIdFor } from '@winnow/search';
 import { CRAWL_LOG_OUTCOMES, insertTemplateVersion, type NewTemplate, openDb, recordNotAdmitted, saveExtraction, storeRawPage } from '@winnow/storage';
 import type { FastifyInstance } from 'fastify';
 import { checkWarc } from '@winnow/archive/testing';
+import { type ApiErrorCode, STATUS_BY_CODE } from './errors.js';
 import { buildApi } from './index.js';
 
 const OPERATE = randomBytes(24).toString('hex');
@@ -48,6 +50,28 @@ async function storePage(rt: Runtime, site: string, url: string): Promise<void> 
     `INSERT INTO pages (id, site_id, url, content_hash, status) VALUES ((SELECT max(id) + 1 FROM pages), (SELECT id FROM sites WHERE name = $1), $2, $3, 200)`,
     [site, url, hash],
   );
+}
+
+/** A TCP relay on 127.0.0.1 to a local port; `close()` shuts it and every connection through it. */
+async function tcpRelay(target: number): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(target, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }
 
 /** Every operator endpoint, in an order where each answers 2xx to an operate token. */
@@ -383,7 +407,7 @@ describe('the HTTP API', () => {
     const uncrawled = await call('POST', '/sites/prepared/templates');
     assert.deepEqual(
       [uncrawled.status, uncrawled.body],
-      [409, { error: 'prepared has no stored pages yet: crawl it first (`winnow crawl prepared`), then prepare its templates' }],
+      [409, { error: 'prepared has no stored pages yet: crawl it first (`winnow crawl prepared`), then prepare its templates', code: 'conflict' }],
       'nothing to prepare from',
     );
     await storePage(rt, 'prepared', 'http://127.0.0.1:9/a.html');
@@ -414,7 +438,7 @@ describe('the HTTP API', () => {
     const empty = await call('GET', '/sites/versioned/templates/versions/current');
     assert.deepEqual(
       [empty.status, empty.body],
-      [404, { error: "versioned has no templates yet: a page type gets one once it has the site's minTemplatePages stored pages" }],
+      [404, { error: "versioned has no templates yet: a page type gets one once it has the site's minTemplatePages stored pages", code: 'not-found' }],
     );
     /** A page type's pipeline template of one layout that keeps `contentPaths`. */
     const pageType = (cluster: string, contentPaths: string[]): Omit<NewTemplate, 'changes'> => ({
@@ -565,7 +589,12 @@ describe('the HTTP API', () => {
     try {
       const ready = await caller(broken)('GET', '/ready', { token: null });
       assert.equal(ready.status, 503);
-      assert.deepEqual(ready.body, { status: 'not ready', checks: { database: 'failed', redis: 'ok', search: 'ok' } });
+      assert.deepEqual(ready.body, {
+        error: "not ready: database failed (the reasons are in the API's log)",
+        code: 'not-ready',
+        status: 'not ready',
+        checks: { database: 'failed', redis: 'ok', search: 'ok' },
+      });
     } finally {
       await broken.close();
     }
@@ -574,10 +603,10 @@ describe('the HTTP API', () => {
   test("the router's own refusals answer in the API's format, without echoing the path", async () => {
     const badEncoding = await call('GET', '/sites/%ZZ');
     assert.equal(badEncoding.status, 400);
-    assert.deepEqual(badEncoding.body, { error: 'the URL is not valid (a bad percent-encoding?)' });
+    assert.deepEqual(badEncoding.body, { error: 'the URL is not valid (a bad percent-encoding?)', code: 'url-malformed' });
     const long = await call('GET', `/sites/${'x'.repeat(5000)}`);
     assert.equal(long.status, 414);
-    assert.deepEqual(long.body, { error: 'a path parameter is too long' });
+    assert.deepEqual(long.body, { error: 'a path parameter is too long', code: 'param-too-long' });
   });
 
   test("a site's export is a download for operators: its fetches as a WARC file, its text as JSON lines or CSV; a bad format or site is named", async () => {
@@ -707,7 +736,100 @@ describe('the HTTP API', () => {
     assert.equal((await call('GET', '/admin', { token: null })).status, 401);
     const missing = await call('GET', '/admin?x=1');
     assert.equal(missing.status, 404);
-    assert.deepEqual(missing.body, { error: 'no route GET /admin' });
+    assert.deepEqual(missing.body, { error: 'no route GET /admin', code: 'route-unknown' });
+  });
+
+  test('every error answers in one shape, its code saying its status by one table: unknown routes, wrong methods, refusals, bodies, an unreachable database', async () => {
+    const shaped = (response: { status: number; body: unknown }, status: number, code: string, what: string) => {
+      assert.equal(response.status, status, what);
+      assert.deepEqual(Object.keys(response.body as object).sort(), ['code', 'error'], `${what}: ${JSON.stringify(response.body)}`);
+      assert.equal((response.body as { code: string }).code, code, what);
+      assert.equal(STATUS_BY_CODE[code as ApiErrorCode], status, `${what}: the table says ${code} is ${status}`);
+    };
+    shaped(await call('GET', '/nowhere'), 404, 'route-unknown', 'an unknown path');
+    const wrongMethod = await call('PUT', '/status');
+    shaped(wrongMethod, 405, 'method-not-allowed', 'a known path, a method it does not take');
+    assert.equal(wrongMethod.headers.allow, 'GET, HEAD');
+    assert.match((wrongMethod.body as { error: string }).error, /^PUT is not allowed on \/status; it takes GET, HEAD$/);
+    shaped(await call('DELETE', '/sites/news/crawl'), 405, 'method-not-allowed', 'a path with parameters');
+    shaped(await call('GET', '/sites', { token: null }), 401, 'token-missing', 'no token');
+    shaped(await call('GET', '/sites', { token: SEARCH }), 403, 'scope-insufficient', 'a search token');
+    shaped(await call('GET', '/sites', { host: 'evil.example' }), 421, 'host-foreign', 'a foreign Host');
+    shaped(
+      await call('POST', '/sites', { body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      'body-not-json',
+      'a form body',
+    );
+    shaped(await call('POST', '/sites', { body: '{"name": ' }), 400, 'body-malformed', 'malformed JSON');
+    shaped(
+      await call('POST', '/sites', { body: JSON.stringify({ name: 'big', seeds: ['x'.repeat(1024 * 1024)] }) }),
+      413,
+      'body-too-large',
+      'a body over 1 MiB',
+    );
+    shaped(await call('GET', '/sites/nosuch'), 404, 'not-found', 'an unknown site');
+    shaped(await call('GET', '/search?q=harbour&size=0'), 400, 'invalid-input', 'a bad value');
+    // A real Postgres reached through a relay that is then shut: the next query finds the server gone.
+    const relay = await tcpRelay(5432);
+    const db = await openDb({ databaseUrl: `postgres://postgres:postgres@127.0.0.1:${relay.port}/postgres`, onError: () => undefined });
+    await relay.close();
+    const broken = buildApi({ ...rt, db });
+    try {
+      const unreachable = await caller(broken)('GET', '/sites');
+      shaped(unreachable, 503, 'unavailable', 'a database that cannot be reached');
+      assert.equal(unreachable.headers['retry-after'], '5');
+    } finally {
+      await broken.close();
+      await db.close();
+    }
+  });
+
+  test('/openapi.json documents every route from its schema: its parameters are exactly those the route takes, every error is the one shape', async () => {
+    const answer = await call('GET', '/openapi.json', { token: SEARCH });
+    assert.equal(answer.status, 200);
+    const doc = answer.body as {
+      openapi: string;
+      paths: Record<
+        string,
+        Record<string, { parameters?: { in: string; name: string; required?: boolean }[]; responses: Record<string, { content?: unknown }> }>
+      >;
+      components: { schemas: Record<string, { properties?: Record<string, { enum?: string[] }>; required?: string[] }> };
+    };
+    assert.equal(doc.openapi, '3.1.0');
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+    );
+    const documented = operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+    for (const [method, path] of OPERATOR_CALLS) {
+      const template = path.split('?')[0]?.replace(/\/sites\/[^/]+/, '/sites/{name}') ?? '';
+      assert.ok(documented.includes(`${method} ${template}`), `${method} ${template} is documented`);
+    }
+    for (const route of [
+      'GET /search',
+      'GET /pages',
+      'GET /metrics',
+      'GET /health',
+      'GET /ready',
+      'GET /openapi.json',
+      'GET /sites/{name}/templates/versions/{version}',
+    ]) {
+      assert.ok(documented.includes(route), route);
+    }
+    const { Error: error, SiteConfig: siteConfig } = doc.components.schemas;
+    assert.deepEqual(error?.required, ['error', 'code']);
+    assert.deepEqual(error?.properties?.code?.enum, Object.keys(STATUS_BY_CODE), 'every code the table has');
+    assert.deepEqual(siteConfig?.required, ['name', 'seeds'], 'the one site schema');
+    for (const { path, method, operation } of operations) {
+      for (const range of ['4XX', '5XX']) assert.ok(operation.responses[range], `${method} ${path}: ${range} documented`);
+      // A route refuses a query parameter it does not take, naming those it takes: the document's list.
+      const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
+      if (method !== 'get' || path === '/health' || path === '/ready') continue; // the probes answer anyone, whatever they ask
+      const concrete = path.replace('{name}', 'news').replace('{version}', '1').replace('{id}', '1');
+      const refused = await call('GET', `${concrete}?bogus=1`);
+      assert.equal(refused.status, 400, `${path}: ${JSON.stringify(refused.body)}`);
+      assert.equal(refused.body.error, `unknown query parameter "bogus": it takes ${query.length > 0 ? query.join(', ') : 'none'}`, path);
+    }
   });
 
   test('a body with a prototype-pollution key is refused with a 400 that names the key; malformed JSON gets a clear 400', async () => {
@@ -729,7 +851,7 @@ describe('the HTTP API', () => {
     assert.equal(empty.status, 400);
     assert.match(empty.body.error, /this request needs a JSON body: the site's settings/);
     const stop = await call('POST', '/sites/news/crawl/stop', { body: ' ', headers: { 'content-type': 'application/json' } });
-    assert.deepEqual([stop.status, stop.body], [409, { error: 'no crawl of news is queued or running' }], 'the body passes as none');
+    assert.deepEqual([stop.status, stop.body], [409, { error: 'no crawl of news is queued or running', code: 'conflict' }], 'the body passes as none');
   });
 
   test('sites: create, read, replace, delete; bad bodies get 400 with the reason', async () => {
@@ -744,7 +866,7 @@ describe('the HTTP API', () => {
       const seedless = await call('POST', '/sites', { body: { name: 'x', seeds } });
       assert.deepEqual(
         [seedless.status, seedless.body],
-        [400, { error: 'invalid site configuration: seeds: needs at least one seed URL' }],
+        [400, { error: 'invalid site configuration: seeds: needs at least one seed URL', code: 'invalid-input' }],
         'missing or empty, one reason',
       );
     }
@@ -757,7 +879,9 @@ describe('the HTTP API', () => {
     const renamed = await call('PUT', '/sites/blog', { body: { name: 'other', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true } });
     assert.equal(renamed.status, 400);
     assert.match(renamed.body.error, /the body names the site "other" and the path "blog": a site cannot be renamed/);
-    assert.equal((await call('DELETE', '/sites/blog')).status, 204);
+    const removed = await call('DELETE', '/sites/blog');
+    assert.equal(removed.status, 200);
+    assert.deepEqual(removed.body, { removed: { site: 'blog', crawls: 0, pages: 0, templateVersions: 0, templates: 0, documents: 0 } });
     assert.equal((await call('GET', '/sites/blog')).status, 404);
   });
 
@@ -791,8 +915,8 @@ describe('the HTTP API', () => {
     assert.deepEqual((await call('GET', '/sites/patched')).body.site.config, rfcType.body.site.config, 'nothing refused was stored');
     const unknown = await call('PATCH', '/sites/nosuch', { body: { maxPages: 5 } });
     assert.equal(unknown.status, 404);
-    assert.deepEqual(unknown.body, { error: 'no site named "nosuch"' });
-    assert.equal((await call('DELETE', '/sites/patched')).status, 204);
+    assert.deepEqual(unknown.body, { error: 'no site named "nosuch"', code: 'not-found' });
+    assert.equal((await call('DELETE', '/sites/patched')).status, 200);
   });
 
   test('an unknown site is a 404 everywhere', async () => {
@@ -826,7 +950,7 @@ describe('the HTTP API', () => {
     assert.deepEqual((await call('GET', '/status/idle')).body, { idle: false });
     assert.equal((await call('POST', '/sites/news/crawl/stop')).body.crawl.state, 'stopped', 'no crawler holds it: it stops at once');
     const again = await call('POST', '/sites/news/crawl/stop');
-    assert.deepEqual([again.status, again.body], [409, { error: 'no crawl of news is queued or running' }]);
+    assert.deepEqual([again.status, again.body], [409, { error: 'no crawl of news is queued or running', code: 'conflict' }]);
   });
 
   test('a query parameter an endpoint does not take, or a body an action does not take, is a 400 naming it', async () => {
@@ -836,11 +960,11 @@ describe('the HTTP API', () => {
       ['/sites/news/crawl/log?outcomes=gone', 'unknown query parameter "outcomes": it takes outcome, crawl, page, size'],
     ] as const) {
       const response = await call('GET', path);
-      assert.deepEqual([response.status, response.body], [400, { error: reason }], path);
+      assert.deepEqual([response.status, response.body], [400, { error: reason, code: 'invalid-input' }], path);
     }
     for (const path of ['/sites/news/crawl', '/sites/news/crawl/stop', '/sites/news/templates']) {
       const response = await call('POST', path, { body: { force: true } });
-      assert.deepEqual([response.status, response.body], [400, { error: 'this request takes no body (or an empty JSON object)' }], path);
+      assert.deepEqual([response.status, response.body], [400, { error: 'this request takes no body (or an empty JSON object)', code: 'invalid-input' }], path);
     }
     assert.equal((await call('POST', '/sites/news/templates', { body: {} })).status, 202, 'an empty object is no setting');
   });
@@ -868,7 +992,7 @@ describe('the HTTP API', () => {
   test('an empty site parameter is a 400, not a site named ""', async () => {
     for (const path of ['/search?q=harbour&site=', '/templates?site=']) {
       const response = await call('GET', path);
-      assert.deepEqual([response.status, response.body], [400, { error: 'site must not be empty: leave it out for every site' }], path);
+      assert.deepEqual([response.status, response.body], [400, { error: 'site must not be empty: leave it out for every site', code: 'invalid-input' }], path);
     }
   });
 

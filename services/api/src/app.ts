@@ -8,6 +8,7 @@ import {
   InvalidRequestError,
   isIdle,
   listSites,
+  pipelineState,
   pageExtraction,
   pipelineStatus,
   removeSite,
@@ -29,11 +30,17 @@ import {
 } from '@winnow/runtime';
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import { type Duplex, Readable } from 'node:stream';
+import swagger from '@fastify/swagger';
+import { createRequire } from 'node:module';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { bearerGuard, type Access } from './auth.js';
 import { JSON_MEDIA_TYPES, parseJsonBody, requireJsonBody } from './body.js';
-import { RequestRefusedError, statusOf } from './errors.js';
+import { type ApiErrorCode, codeOf, errorAnswer, RequestRefusedError } from './errors.js';
 import { hostGuard } from './hosts.js';
+import { COMPONENTS, queryNames, SCHEMAS } from './schemas.js';
+
+/** The API's version, as the OpenAPI document states it: the package's. */
+const API_VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -90,6 +97,15 @@ function noSettings(body: unknown): void {
   }
 }
 
+/** The methods the API's routes are registered with (a GET route answers HEAD too). */
+const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Answers with the one error shape (`ApiErrorBody`) and the status its code has. */
+function sendError(reply: FastifyReply, code: ApiErrorCode, message: string): void {
+  const { status, body } = errorAnswer(code, message);
+  void reply.status(status).send(body);
+}
+
 /**
  * Node's HTTP parser refuses some requests before Fastify sees them (a URL and headers over
  * `maxHeaderSize`, bytes that are not HTTP, a request that arrives too slowly); they get the API's
@@ -97,13 +113,15 @@ function noSettings(body: unknown): void {
  */
 function clientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-  const [status, message]: [number, string] =
+  const [code, message]: [ApiErrorCode, string] =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, `the URL and headers are larger than ${maxHeaderSize} bytes`]
+      ? ['headers-too-large', `the URL and headers are larger than ${maxHeaderSize} bytes`]
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'the request did not arrive in time']
-        : [400, 'the request is not valid HTTP'];
-  const body = JSON.stringify({ error: message });
+        ? ['request-timeout', 'the request did not arrive in time']
+        : ['request-malformed', 'the request is not valid HTTP'];
+  const answer = errorAnswer(code, message);
+  const { status } = answer;
+  const body = JSON.stringify(answer.body);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
@@ -135,8 +153,8 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
     // The router's own refusals (a bad percent-encoding, an overlong path parameter) answer in
     // the API's error format, without echoing the path back.
     frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
-      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') void reply.status(414).send({ error: 'a path parameter is too long' });
-      else void reply.status(400).send({ error: 'the URL is not valid (a bad percent-encoding?)' });
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') sendError(reply, 'param-too-long', 'a path parameter is too long');
+      else sendError(reply, 'url-malformed', 'the URL is not valid (a bad percent-encoding?)');
     },
     clientErrorHandler: clientError,
   });
@@ -158,50 +176,110 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
     }
     requireJsonBody(request.method, request.headers);
   });
+  // A query parameter a route does not take is refused, naming those its schema lists (what /openapi.json says it takes).
+  app.addHook('preValidation', async (request) => {
+    if (!request.is404 && request.routeOptions.config.access !== 'probe')
+      knownParams(request.query as Record<string, unknown>, queryNames(request.routeOptions.schema));
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(JSON_MEDIA_TYPES, { parseAs: 'string' }, async (_request: unknown, body: string) => parseJsonBody(body));
 
   app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
-    const status = statusOf(error);
-    if (status >= 500) rt.log.error({ err: error }, 'request failed');
+    const code = codeOf(error);
+    if (code === 'internal') rt.log.error({ err: error }, 'request failed');
+    if (code === 'unavailable') {
+      rt.log.warn({ err: error }, 'request failed: the database or Redis cannot be reached');
+      void reply.header('retry-after', '5');
+    }
     if (error instanceof RequestRefusedError && error.challenge) void reply.header('www-authenticate', error.challenge);
-    void reply.status(status).send({ error: status >= 500 ? 'internal error' : error.message });
+    const message = code === 'internal' ? 'internal error' : code === 'unavailable' ? 'the database or Redis cannot be reached now; try again' : error.message;
+    sendError(reply, code, message);
   });
 
-  app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: `no route ${request.method} ${request.url.split('?')[0]}` }));
+  /** An unknown path is a 404; a known path asked with a method it does not take, a 405 naming those it takes. */
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allowed.length === 0) return sendError(reply, 'route-unknown', `no route ${request.method} ${path.slice(0, 200)}`);
+    void reply.header('allow', allowed.join(', '));
+    sendError(reply, 'method-not-allowed', `${request.method} is not allowed on ${path.slice(0, 200)}; it takes ${allowed.join(', ')}`);
+  });
 
+  // The route schemas describe (for /openapi.json); the operations validate, with their own messages,
+  // and answers are sent whole: no schema filters a field out of one.
+  app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  for (const component of COMPONENTS) app.addSchema(component);
+  void app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Winnow',
+        version: API_VERSION,
+        description:
+          'Operate Winnow (sites, crawls, templates, pages) and search its index. Every error answers {"error", "code"}; each code has one HTTP status.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'WINNOW_API_TOKEN: an operate, search or metrics token' } } },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+  // Routes are declared in a plugin registered after swagger's, so that swagger sees every one.
+  void app.register((api, _options, done) => {
+    declareRoutes(api, rt);
+    done();
+  });
+  return app;
+}
+
+/** Every route of the API, each with its schema (`SCHEMAS`) and who may call it. */
+function declareRoutes(api: FastifyInstance, rt: Runtime): void {
   const probe = { config: { access: 'probe' } } as const;
   const searchEngine = { config: { access: 'search' } } as const;
+  const scraper = { config: { access: 'metrics' } } as const;
 
-  app.get('/health', probe, async () => ({ status: 'ok' }));
-  app.get('/ready', probe, async (_request, reply) => {
+  api.get('/openapi.json', { ...searchEngine, schema: SCHEMAS.openapi }, async () => api.swagger());
+
+  /** Prometheus's: every metric of this process (in `winnow up`, every worker's) and the shared pipeline's state. */
+  api.get('/metrics', { ...scraper, schema: SCHEMAS.metrics }, async (_request, reply) =>
+    reply.type(rt.metrics.contentType).send(await rt.metrics.text(await pipelineState(rt))),
+  );
+
+  api.get('/health', { ...probe, schema: SCHEMAS.health }, async () => ({ status: 'ok' }));
+  api.get('/ready', { ...probe, schema: SCHEMAS.ready }, async (_request, reply) => {
     const { ready, checks } = await readiness(rt);
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
+    if (ready) return reply.send({ status: 'ready', checks });
+    const failed = Object.entries(checks).flatMap(([name, state]) => (state === 'ok' ? [] : [name]));
+    // The error shape, with the checks beside it: an orchestrator reads the status, an operator the message.
+    const { status, body } = errorAnswer('not-ready', `not ready: ${failed.join(', ')} failed (the reasons are in the API's log)`);
+    return reply.status(status).send({ ...body, status: 'not ready', checks });
   });
 
-  app.get('/sites', async () => ({ sites: await listSites(rt.db) }));
-  app.post('/sites', async (request, reply) => reply.status(201).send({ site: await addSite(rt, request.body) }));
-  app.get<{ Params: { name: string } }>('/sites/:name', async (request) => ({ site: await requireSite(rt, request.params.name) }));
-  app.put<{ Params: { name: string } }>('/sites/:name', async (request) => ({ site: await replaceSite(rt, request.params.name, request.body) }));
+  api.get('/sites', { schema: SCHEMAS.listSites }, async () => ({ sites: await listSites(rt.db) }));
+  api.post('/sites', { schema: SCHEMAS.addSite }, async (request, reply) => reply.status(201).send({ site: await addSite(rt, request.body) }));
+  api.get<{ Params: { name: string } }>('/sites/:name', { schema: SCHEMAS.getSite }, async (request) => ({ site: await requireSite(rt, request.params.name) }));
+  api.put<{ Params: { name: string } }>('/sites/:name', { schema: SCHEMAS.replaceSite }, async (request) => ({
+    site: await replaceSite(rt, request.params.name, request.body),
+  }));
   /** A JSON merge patch (RFC 7396) of the site's configuration: the settings it names change, `null` resets one to its default. */
-  app.patch<{ Params: { name: string } }>('/sites/:name', async (request) => ({ site: await updateSite(rt, request.params.name, request.body) }));
-  app.delete<{ Params: { name: string } }>('/sites/:name', async (request, reply) => {
-    await removeSite(rt, request.params.name);
-    return reply.status(204).send();
-  });
+  api.patch<{ Params: { name: string } }>('/sites/:name', { schema: SCHEMAS.patchSite }, async (request) => ({
+    site: await updateSite(rt, request.params.name, request.body),
+  }));
+  /** Removes the site and everything of it; answers what was removed. */
+  api.delete<{ Params: { name: string } }>('/sites/:name', { schema: SCHEMAS.removeSite }, async (request) => ({
+    removed: await removeSite(rt, request.params.name),
+  }));
 
-  app.post<{ Params: { name: string } }>('/sites/:name/crawl', async (request, reply) => {
+  api.post<{ Params: { name: string } }>('/sites/:name/crawl', { schema: SCHEMAS.startCrawl }, async (request, reply) => {
     noSettings(request.body);
     return reply.status(202).send({ crawl: await startCrawl(rt, request.params.name) });
   });
-  app.post<{ Params: { name: string } }>('/sites/:name/crawl/stop', async (request) => {
+  api.post<{ Params: { name: string } }>('/sites/:name/crawl/stop', { schema: SCHEMAS.stopCrawl }, async (request) => {
     noSettings(request.body);
     const crawl = await stopCrawl(rt, request.params.name);
     if (!crawl) throw new WinnowError('conflict', `no crawl of ${request.params.name} is queued or running`);
     return { crawl };
   });
-  app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/crawl/log', async (request) => {
-    knownParams(request.query, ['outcome', 'crawl', 'page', 'size']);
+  api.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/crawl/log', { schema: SCHEMAS.crawlLog }, async (request) => {
     const { outcome, crawl, page, size } = request.query;
     const outcomes = stringParam(outcome, 'outcome')
       ?.split(',')
@@ -214,10 +292,11 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
       size: integerParam(size, 'size'),
     });
   });
-  app.get<{ Params: { name: string } }>('/sites/:name/crawl', async (request) => ({ crawl: (await crawlStatus(rt, request.params.name)) ?? null }));
+  api.get<{ Params: { name: string } }>('/sites/:name/crawl', { schema: SCHEMAS.crawlStatus }, async (request) => ({
+    crawl: (await crawlStatus(rt, request.params.name)) ?? null,
+  }));
 
-  app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/pages', async (request) => {
-    knownParams(request.query, ['readAlone', 'empty', 'warnings', 'pageType', 'page', 'size']);
+  api.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/pages', { schema: SCHEMAS.sitePages }, async (request) => {
     const { readAlone, empty, warnings, pageType, page, size } = request.query;
     return sitePages(rt, request.params.name, {
       readAlone: booleanParam(readAlone, 'readAlone'),
@@ -232,8 +311,7 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
    * A site's pages as a download (`winnow export`): the cleaned text as JSON lines or CSV, or the
    * fetches as a WARC file, streamed as they are read.
    */
-  app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/export', async (request, reply) => {
-    knownParams(request.query, ['format']);
+  api.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/export', { schema: SCHEMAS.exportSite }, async (request, reply) => {
     const exported = await exportSite(rt, request.params.name, exportFormat(stringParam(request.query.format, 'format')));
     return reply
       .header('content-type', exported.contentType)
@@ -241,64 +319,71 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
       .send(Readable.from(exported.chunks));
   });
   /** One page by its URL (in the query: a URL does not fit a path segment), of any site unless `site` names one. */
-  app.get<{ Querystring: Record<string, unknown> }>('/pages', async (request) => {
-    knownParams(request.query, ['url', 'site']);
+  api.get<{ Querystring: Record<string, unknown> }>('/pages', { schema: SCHEMAS.page }, async (request) => {
     return { page: await pageExtraction(rt, { url: stringParam(request.query.url, 'url'), site: stringParam(request.query.site, 'site') }) };
   });
 
-  app.post<{ Params: { name: string } }>('/sites/:name/templates', async (request, reply) => {
+  api.post<{ Params: { name: string } }>('/sites/:name/templates', { schema: SCHEMAS.prepareTemplates }, async (request, reply) => {
     noSettings(request.body);
     const { site, job } = await requestTemplates(rt, request.params.name);
     return reply.status(202).send({ site: site.name, queued: true, job });
   });
-  app.get<{ Params: { name: string; id: string } }>('/sites/:name/templates/jobs/:id', async (request) => ({
+  api.get<{ Params: { name: string; id: string } }>('/sites/:name/templates/jobs/:id', { schema: SCHEMAS.templateJob }, async (request) => ({
     job: await templateJob(rt, request.params.name, request.params.id),
   }));
-  app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/templates/health', async (request) => {
-    knownParams(request.query, ['since', 'page', 'size']);
-    const { since, page, size } = request.query;
-    return templateHealthHistory(rt, request.params.name, {
-      since: stringParam(since, 'since'),
-      page: integerParam(page, 'page'),
-      size: integerParam(size, 'size'),
-    });
-  });
-  app.get<{ Params: { name: string; version: string }; Querystring: Record<string, unknown> }>('/sites/:name/templates/versions/:version', async (request) => {
-    knownParams(request.query, ['pageType']);
-    const { name, version } = request.params;
-    return templateVersion(rt, name, {
-      version: version === 'current' ? undefined : integerParam(version, 'version'),
-      pageType: stringParam(request.query.pageType, 'pageType'),
-    });
-  });
-  app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/templates/diff', async (request) => {
-    knownParams(request.query, ['from', 'to', 'pageType']);
-    const { from, to, pageType } = request.query;
-    return templateDiff(rt, request.params.name, {
-      from: integerParam(from, 'from'),
-      to: integerParam(to, 'to'),
-      pageType: stringParam(pageType, 'pageType'),
-    });
-  });
+  api.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>(
+    '/sites/:name/templates/health',
+    { schema: SCHEMAS.templateHealth },
+    async (request) => {
+      knownParams(request.query, queryNames(request.routeOptions.schema));
+      const { since, page, size } = request.query;
+      return templateHealthHistory(rt, request.params.name, {
+        since: stringParam(since, 'since'),
+        page: integerParam(page, 'page'),
+        size: integerParam(size, 'size'),
+      });
+    },
+  );
+  api.get<{ Params: { name: string; version: string }; Querystring: Record<string, unknown> }>(
+    '/sites/:name/templates/versions/:version',
+    { schema: SCHEMAS.templateVersion },
+    async (request) => {
+      knownParams(request.query, queryNames(request.routeOptions.schema));
+      const { name, version } = request.params;
+      return templateVersion(rt, name, {
+        version: version === 'current' ? undefined : integerParam(version, 'version'),
+        pageType: stringParam(request.query.pageType, 'pageType'),
+      });
+    },
+  );
+  api.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>(
+    '/sites/:name/templates/diff',
+    { schema: SCHEMAS.templateDiff },
+    async (request) => {
+      knownParams(request.query, queryNames(request.routeOptions.schema));
+      const { from, to, pageType } = request.query;
+      return templateDiff(rt, request.params.name, {
+        from: integerParam(from, 'from'),
+        to: integerParam(to, 'to'),
+        pageType: stringParam(pageType, 'pageType'),
+      });
+    },
+  );
   /** The stored templates, of every site or of one: one listing, answered under the site's own path too. */
   const listTemplates = async (site: string | undefined) => ({ templates: await siteTemplates(rt, site) });
-  app.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/templates', async (request) => {
-    knownParams(request.query, []);
+  api.get<{ Params: { name: string }; Querystring: Record<string, unknown> }>('/sites/:name/templates', { schema: SCHEMAS.siteTemplates }, async (request) => {
     return listTemplates(request.params.name);
   });
-  app.get<{ Querystring: Record<string, unknown> }>('/templates', async (request) => {
-    knownParams(request.query, ['site']);
+  api.get<{ Querystring: Record<string, unknown> }>('/templates', { schema: SCHEMAS.templates }, async (request) => {
     return listTemplates(stringParam(request.query.site, 'site'));
   });
 
-  app.get<{ Querystring: Record<string, unknown> }>('/search', searchEngine, async (request) => {
-    knownParams(request.query, ['q', 'site', 'page', 'size']);
+  api.get<{ Querystring: Record<string, unknown> }>('/search', { ...searchEngine, schema: SCHEMAS.search }, async (request) => {
     const { q, site, page, size } = request.query;
     return search(rt, { q: q ?? '', site: stringParam(site, 'site'), page: integerParam(page, 'page'), size: integerParam(size, 'size') });
   });
 
-  app.get('/status', async () => pipelineStatus(rt));
+  api.get('/status', { schema: SCHEMAS.status }, async () => pipelineStatus(rt));
   /** What `winnow crawl --wait` polls through the API: no crawl queued or running and no queued work. */
-  app.get('/status/idle', async () => ({ idle: await isIdle(rt) }));
-  return app;
+  api.get('/status/idle', { schema: SCHEMAS.idle }, async () => ({ idle: await isIdle(rt) }));
 }

@@ -4,14 +4,18 @@ import { RequestRefusedError } from './errors.js';
 
 /**
  * What a route needs: `probe` is open to anyone (liveness and readiness, for orchestrators);
- * `search` needs a token of either scope once any token is configured; `operate` always needs an
- * operate token. A route that says nothing is `operate`, so a new route is closed until opened.
+ * `search` needs a search or operate token once any token is configured, and so does `metrics`
+ * with a metrics or operate token (a scraper's token reads metrics and nothing else); `operate`
+ * always needs an operate token. A route that says nothing is `operate`, so a new route is closed
+ * until opened. While no token is configured, the API listens on loopback only (`startApi`), and
+ * search and metrics are open there.
  */
 export type Access = 'probe' | TokenScope;
 
 /** The scopes whose tokens a route of each access accepts: an operate token may also search. */
 const SCOPES_FOR: Record<TokenScope, readonly TokenScope[]> = {
   search: ['search', 'operate'],
+  metrics: ['metrics', 'operate'],
   operate: ['operate'],
 };
 
@@ -29,7 +33,7 @@ export function bearerGuard(tokens: readonly ApiToken[]): (authorization: string
   const known = tokens.map((token) => ({ scope: token.scope, digest: sha256(token.token) }));
   return (authorization, needed) => {
     if (known.length === 0) {
-      if (needed === 'search') return;
+      if (needed !== 'operate') return;
       throw new RequestRefusedError(
         'no-token-configured',
         'operator endpoints need a bearer token and this API has none: set WINNOW_API_TOKEN (operate:<a long random string>) where the API runs, and send it as Authorization: Bearer <token>',

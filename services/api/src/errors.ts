@@ -1,9 +1,11 @@
 import { type ErrorCode, WinnowError } from '@winnow/config';
+import { isUnavailable } from '@winnow/runtime';
 
 /**
- * How errors become HTTP statuses, in one place: the API's own refusals carry a typed reason, the
- * operations' errors a typed code (`WinnowError`), each with its status in a table the compiler
- * holds to every value.
+ * How errors become HTTP answers, in one place. Every error the API answers, whoever found it (an
+ * operation, the API's own checks, the router, Node's HTTP parser), has one shape, `ApiErrorBody`:
+ * a message a person can act on and a typed `code` a program can branch on. Each code has exactly
+ * one status, in `STATUS_BY_CODE`, which the compiler holds to every code.
  */
 
 /** Why the API refuses a request before any operation runs. */
@@ -17,7 +19,33 @@ export type Refusal =
   | 'body-malformed'
   | 'body-forbidden-key';
 
-const STATUS_BY_REFUSAL: Record<Refusal, number> = {
+/** What the router and the HTTP layer refuse, and what goes wrong on the server's side. */
+type TransportCode =
+  | 'route-unknown'
+  | 'method-not-allowed'
+  | 'url-malformed'
+  | 'param-too-long'
+  | 'body-too-large'
+  | 'headers-too-large'
+  | 'request-timeout'
+  | 'request-malformed'
+  | 'not-ready'
+  | 'unavailable'
+  | 'internal';
+
+/** Every `code` an error answer can carry: the operations' (`WinnowError`), the API's refusals, the transport's. */
+export type ApiErrorCode = ErrorCode | Refusal | TransportCode;
+
+/** The one error shape: `{"error": "no site named \"news\"", "code": "not-found"}`. */
+export interface ApiErrorBody {
+  error: string;
+  code: ApiErrorCode;
+}
+
+export const STATUS_BY_CODE: Record<ApiErrorCode, number> = {
+  'invalid-input': 400,
+  'not-found': 404,
+  conflict: 409,
   'token-missing': 401,
   'token-unknown': 401,
   'no-token-configured': 401,
@@ -27,8 +55,23 @@ const STATUS_BY_REFUSAL: Record<Refusal, number> = {
   'body-not-json': 415,
   'body-malformed': 400,
   'body-forbidden-key': 400,
+  'route-unknown': 404,
+  'method-not-allowed': 405,
+  'url-malformed': 400,
+  'param-too-long': 414,
+  'body-too-large': 413,
+  'headers-too-large': 431,
+  'request-timeout': 408,
+  'request-malformed': 400,
+  'not-ready': 503,
+  unavailable: 503,
+  internal: 500,
 };
 
+/** Every code, for the OpenAPI document and tests. */
+export const API_ERROR_CODES = Object.keys(STATUS_BY_CODE) as ApiErrorCode[];
+
+/** A refusal of the API's own, with its code, and the `WWW-Authenticate` challenge to answer a token's refusal with. */
 export class RequestRefusedError extends Error {
   override readonly name = 'RequestRefusedError';
   constructor(
@@ -41,15 +84,29 @@ export class RequestRefusedError extends Error {
   }
 }
 
-const STATUS_BY_CODE: Record<ErrorCode, number> = {
-  'invalid-input': 400,
-  'not-found': 404,
-  conflict: 409,
+/** Fastify's own client errors, by its error codes: the body over the limit, a body it could not read. */
+const FASTIFY_CODES: Record<string, ApiErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'body-too-large',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'request-malformed',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'body-malformed',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'body-not-json',
 };
 
-/** The status an error answers; Fastify's own client errors keep theirs, anything unknown is a 500. */
-export function statusOf(error: Error & { statusCode?: number }): number {
-  if (error instanceof RequestRefusedError) return STATUS_BY_REFUSAL[error.refusal];
-  if (error instanceof WinnowError) return STATUS_BY_CODE[error.code];
-  return error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
+/**
+ * The code an error answers with: an operation's own, a refusal's, a Fastify client error's; a
+ * database or Redis that cannot be reached is `unavailable` (503: try again), anything else
+ * `internal` (500, its message kept for the log, not the caller).
+ */
+export function codeOf(error: Error & { statusCode?: number; code?: unknown }): ApiErrorCode {
+  if (error instanceof RequestRefusedError) return error.refusal;
+  if (error instanceof WinnowError) return error.code;
+  if (typeof error.code === 'string' && error.code in FASTIFY_CODES) return FASTIFY_CODES[error.code] as ApiErrorCode;
+  if (isUnavailable(error)) return 'unavailable';
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return 'invalid-input';
+  return 'internal';
+}
+
+/** An error answer's status and body, from its code. */
+export function errorAnswer(code: ApiErrorCode, message: string): { status: number; body: ApiErrorBody } {
+  return { status: STATUS_BY_CODE[code], body: { error: message, code } };
 }

@@ -31,5 +31,5 @@ export async function startApi(rt: Runtime, port = rt.env.WINNOW_API_PORT, host 
   // Port 0 listens on a port chosen now: the note names the one bound.
   const bound = app.server.address();
   announceApi(rt, apiUrlFor(host, bound !== null && typeof bound === 'object' ? bound.port : port));
-  return { url, close: () => app.close() };
+  return { url, metricsUrl: `${url}/metrics`, close: () => app.close() };
 }

@@ -86,10 +86,10 @@ describe('the API on a real port', () => {
       const port = Number(new URL(api.url).port);
       const longUrl = await rawExchange(port, `GET /search?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
       assert.match(longUrl, /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
-      assert.deepEqual(JSON.parse(longUrl.split('\r\n\r\n')[1] ?? ''), { error: 'the URL and headers are larger than 16384 bytes' });
+      assert.deepEqual(JSON.parse(longUrl.split('\r\n\r\n')[1] ?? ''), { error: 'the URL and headers are larger than 16384 bytes', code: 'headers-too-large' });
       const garbage = await rawExchange(port, 'NOT HTTP AT ALL\r\n\r\n');
       assert.match(garbage, /^HTTP\/1\.1 400 Bad Request\r\n/);
-      assert.deepEqual(JSON.parse(garbage.split('\r\n\r\n')[1] ?? ''), { error: 'the request is not valid HTTP' });
+      assert.deepEqual(JSON.parse(garbage.split('\r\n\r\n')[1] ?? ''), { error: 'the request is not valid HTTP', code: 'request-malformed' });
     } finally {
       await api.close();
     }

@@ -8,7 +8,9 @@ import {
   claimRevisits,
   type Completion,
   completeUrls,
+  type Crawl,
   failCrawl,
+  findCrawl,
   findSiteById,
   insertCrawl,
   type LeasedUrl,
@@ -27,7 +29,9 @@ import {
 import { Redis } from 'ioredis';
 import { admitFound, revisitEntries, startingEntries } from './admission.js';
 import { BrowserRenderer } from './browser.js';
-import { Fetcher, type Resolve } from './fetcher.js';
+import type { Fetcher, Resolve } from './fetcher.js';
+import { reasonClass } from './fetchOutcomes.js';
+import { MeasuredFetcher } from './measuredFetcher.js';
 import { type HostPace, Politeness } from './politeness.js';
 import { RobotsCache } from './robots.js';
 import { DEFAULT_TRACKING_PARAMS } from './urls.js';
@@ -96,12 +100,15 @@ export class Crawler implements Service {
     const { env } = rt;
     this.#redis = new Redis({ ...(rt.queueSettings.connection as object), maxRetriesPerRequest: null, lazyConnect: false });
     this.#redis.on('error', (error) => rt.log.warn({ err: error }, 'redis error (the crawler retries)'));
-    this.#fetcher = new Fetcher({
-      userAgent: env.WINNOW_USER_AGENT,
-      maxBytes: env.WINNOW_MAX_PAGE_BYTES,
-      timeoutMs: env.WINNOW_FETCH_TIMEOUT_MS,
-      ...(options.resolve ? { resolve: options.resolve } : {}),
-    });
+    this.#fetcher = new MeasuredFetcher(
+      {
+        userAgent: env.WINNOW_USER_AGENT,
+        maxBytes: env.WINNOW_MAX_PAGE_BYTES,
+        timeoutMs: env.WINNOW_FETCH_TIMEOUT_MS,
+        ...(options.resolve ? { resolve: options.resolve } : {}),
+      },
+      rt.metrics,
+    );
     const prefix = `${env.WINNOW_QUEUE_PREFIX}:crawl`;
     const politeness = new Politeness(this.#redis, prefix, this.#leaseMs);
     const robots = new RobotsCache({ redis: this.#redis, prefix, userAgent: env.WINNOW_USER_AGENT, ttlMs: env.WINNOW_ROBOTS_TTL_MS });
@@ -209,6 +216,10 @@ export class Crawler implements Service {
     } catch (error) {
       result = { outcome: 'failed', error: `could not be recorded: ${(error as Error).message}` };
     }
+    // Back to the frontier: `retry` after a failure that may pass, `deferred` unfetched (the host's slot, or its robots.txt, is not ready).
+    if ('retryInMs' in result)
+      this.#rt.metrics.fetches.inc(result.attempted ? { outcome: 'retry', reason: 'retriable-failure' } : { outcome: 'deferred', reason: 'host-busy' });
+    else this.#rt.metrics.fetches.inc({ outcome: result.outcome, reason: reasonClass(result.outcome, result.error) });
     if ('retryInMs' in result) {
       await whileUnavailable(() => requeueUrl(db, leased.id, this.owner, result.retryInMs, result.attempted), env.WINNOW_INFRA_RETRY_MS);
       if (!result.attempted) this.#hostWaits.set(leased.host, Date.now() + result.retryInMs);
@@ -307,19 +318,19 @@ export class Crawler implements Service {
    * sitemaps, whether it is the site's first crawl or a recrawl. A browser crawl without a Chromium fails at once, saying so.
    */
   async #startQueuedCrawl(): Promise<boolean> {
-    const { db, env, log } = this.#rt;
+    const { db, env, log, metrics } = this.#rt;
     const started = await db.transaction(async (tx) => {
       const crawl = await startQueuedCrawl(tx);
       if (!crawl) return undefined;
       const site = await findSiteById(tx, crawl.siteId);
-      if (!site) return crawl;
+      if (!site) return { crawl };
       if (site.configProblem) {
         await failCrawl(
           tx,
           crawl.id,
           `site "${site.name}" has settings this version refuses (${site.configProblem}): fix them with \`winnow sites update\` or PATCH /sites/${site.name}`,
         );
-        return crawl;
+        return { crawl, site };
       }
       if (site.config.render === 'browser' && !existsSync(env.WINNOW_CHROMIUM_PATH)) {
         await failCrawl(
@@ -327,12 +338,21 @@ export class Crawler implements Service {
           crawl.id,
           `site "${site.name}" is rendered in a browser, but there is no Chromium at ${env.WINNOW_CHROMIUM_PATH}: install it (Debian: apt-get install chromium) or set WINNOW_CHROMIUM_PATH`,
         );
-        return crawl;
+        return { crawl, site };
       }
-      await admitFound(tx, crawl.id, site, { entries: startingEntries(site.config, this.#context.trackingParams), refused: [] });
-      return crawl;
+      const entries = startingEntries(site.config, this.#context.trackingParams);
+      await admitFound(tx, crawl.id, site, { entries, refused: [] });
+      return { crawl, site, entries: entries.length };
     });
-    if (started) log.info({ crawl: started.id, site: started.siteId }, 'crawl started');
+    if (started?.site) {
+      const { crawl, site, entries } = started;
+      metrics.crawlsStarted.inc({ site: site.name });
+      if (entries !== undefined)
+        log.info(
+          { site: site.name, crawl: crawl.id, seeds: entries },
+          `crawl ${crawl.id} of ${site.name} started from ${entries} URL${entries === 1 ? '' : 's'}`,
+        );
+    }
     return started !== undefined;
   }
 
@@ -341,18 +361,40 @@ export class Crawler implements Service {
    * extraction are queued again (their jobs may have been lost with a Redis that kept nothing).
    */
   async #onCrawlEnded(crawlId: number, state: string): Promise<void> {
-    const { db, queues, log } = this.#rt;
-    const [row] = await db.query<{ site_id: number }>('SELECT site_id FROM crawls WHERE id = $1', [crawlId]);
-    log.info({ crawl: crawlId, state }, 'crawl ended');
-    if (!row || state === 'failed') return;
-    await queues.add('template', { siteId: row.site_id, reason: 'crawl-finished' });
-    const missing = await unextractedPages(db, row.site_id);
+    const { db, queues } = this.#rt;
+    const crawl = await findCrawl(db, crawlId);
+    if (!crawl) return;
+    await this.#logCrawlEnd(crawl);
+    if (state === 'failed') return;
+    await queues.add('template', { siteId: crawl.siteId, reason: 'crawl-finished' });
+    const missing = await unextractedPages(db, crawl.siteId);
     const hashes = new Map(missing.map((page) => [page.pageId, page.contentHash]));
     await queues.addBulk(
       'extract',
       missing.map(({ pageId }) => ({ pageId })),
       ({ pageId }) => extractionJobId(pageId, hashes.get(pageId) as string),
     );
+  }
+
+  /**
+   * One line per crawl that ended: the site by name, how it ended and after how long, and its
+   * counts by outcome (what `winnow status` shows); a failed crawl's line is a warning with its
+   * reason, and one with URLs not stored points to the crawl log that says why for each.
+   */
+  async #logCrawlEnd(crawl: Crawl): Promise<void> {
+    const { db, log, metrics } = this.#rt;
+    const site = (await findSiteById(db, crawl.siteId))?.name ?? `site ${crawl.siteId}`;
+    metrics.crawlsEnded.inc({ site, state: crawl.state });
+    const seconds = crawl.startedAt && crawl.finishedAt ? Math.round((crawl.finishedAt.getTime() - crawl.startedAt.getTime()) / 1000) : null;
+    const { counts } = crawl;
+    const said = Object.entries(counts)
+      .filter(([name, count]) => count > 0 && name !== 'queued' && name !== 'inFlight')
+      .map(([name, count]) => `${count} ${name}`);
+    const unstored = counts.refused + counts.failed + counts.disallowed;
+    const message = `crawl ${crawl.id} of ${site} ${crawl.state}${seconds === null ? '' : ` after ${seconds} s`}: ${said.join(', ') || 'no URLs'}${crawl.error ? ` (${crawl.error})` : ''}${unstored > 0 ? ` (why: winnow crawl-log ${site} --crawl ${crawl.id})` : ''}`;
+    const fields = { site, crawl: crawl.id, state: crawl.state, seconds, counts };
+    if (crawl.state === 'failed') log.warn({ ...fields, error: crawl.error }, message);
+    else log.info(fields, message);
   }
 
   async #startScheduledCrawl(siteId: number): Promise<unknown> {

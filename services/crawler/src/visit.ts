@@ -24,7 +24,7 @@ import type { BrowserRenderer } from './browser.js';
 import { type FetchedResponse, FetchError, type Fetcher } from './fetcher.js';
 import { headerCanonical, readLinks } from './links.js';
 import { type HostPace, type Politeness, retryAfterMs } from './politeness.js';
-import type { RobotsCache } from './robots.js';
+import type { RobotsCache, RobotsRules } from './robots.js';
 import { readSitemap } from './sitemaps.js';
 import { sniffsAsHtml } from './sniff.js';
 import { normalizeUrl, trapReason } from './urls.js';
@@ -98,6 +98,7 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
   }
   const pace: HostPace = { intervalMs: config.delayMs, maxInFlight: config.concurrency };
   const rules = await context.robots.rulesFor(leased.crawlId, url.origin, (robotsUrl) => context.politeFetch(robotsUrl, pace, config.allowPrivateAddresses));
+  observeRobots(context, leased.host, rules);
   if (rules.unavailable) {
     const { reason, refused, retriable, retryInMs } = rules.unavailable;
     if (refused) return refuse(context, leased, site, reason);
@@ -137,6 +138,15 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
   }
   if (leased.kind === 'sitemap') return readSitemapResponse(context, leased, site, response);
   return answer(context, leased, site, response, previous, { requestHeaders: rendered ? null : (response.requestHeaders ?? {}) });
+}
+
+/** robots.txt states a host can be in, as `winnow_host_robots_state` reports them. */
+const ROBOTS_STATES = ['readable', 'unavailable', 'refused'] as const;
+
+/** The host's robots.txt as this visit found it: read (rules, or none to read), unavailable for now, or a host the network policy refuses. */
+function observeRobots(context: VisitContext, host: string, rules: RobotsRules): void {
+  const state = rules.unavailable === null ? 'readable' : rules.unavailable.refused ? 'refused' : 'unavailable';
+  for (const each of ROBOTS_STATES) context.rt.metrics.robots.set({ host, state: each }, each === state ? 1 : 0);
 }
 
 function fetchOnce(context: VisitContext, url: string, config: SiteConfig, previous: PreviousFetch | undefined): Promise<FetchedResponse> {
@@ -199,6 +209,7 @@ async function answer(
   if (status >= 300 && status < 400 && headers.location) return moved(context, leased, site, response, previous);
   if (status === 429 || status === 503) {
     await context.politeness.backOff(leased.host, retryAfterMs(headers['retry-after']) ?? DEFAULT_BACKOFF_MS);
+    rt.metrics.hostBackoffs.inc({ host: leased.host });
     return retryOrFail(context, leased, site, `HTTP ${status}`, response);
   }
   // Only a page with a body goes: one gone since an earlier crawl, still missing, is refused as

@@ -11,6 +11,7 @@ import {
   type TemplateShape,
   templateHealth,
 } from '@winnow/storage';
+import { selfCheckVerdict } from './verdict.js';
 
 /** A stored template as the CPU pool's tasks take it: compiled once per thread, under its key. */
 type TaskTemplate = { key: string; method: string; body: unknown };
@@ -108,9 +109,11 @@ export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: num
     readAlone: templateId !== null && readAlone(result),
     wordCount: wordCount(result.text),
   });
-  if (extraction.readAlone && templateId !== null) await noticeDrift(rt, siteId, templateId);
+  const { verdict, reason } = selfCheckVerdict(result, templateId !== null);
+  rt.metrics.extractions.inc({ method: result.method, verdict, reason });
+  if (extraction.readAlone && templateId !== null) await noticeDrift(rt, input.siteName, siteId, templateId, shape?.cluster);
   if (templateId === null && !input.extractedBefore && watch?.noted(siteId, input.siteConfig.minTemplatePages)) {
-    rt.log.info({ site: input.siteName }, 'pages without a template of their type are accumulating; preparing templates');
+    rt.log.info({ site: input.siteName }, `${input.siteName}: pages without a template of their type are accumulating; preparing templates`);
     await rt.queues.add('template', { siteId, reason: 'new-pages' }, { deduplication: { id: `new-pages:${siteId}` } });
   }
   return extraction;
@@ -148,9 +151,24 @@ export const DRIFT_SHARE = 0.5;
  * deduplication id names the template; a new version has new ids). The run stores a new version
  * only if the pages now teach a different one.
  */
-async function noticeDrift(rt: Runtime, siteId: number, templateId: number): Promise<void> {
+async function noticeDrift(rt: Runtime, site: string, siteId: number, templateId: number, pageType: string | undefined): Promise<void> {
+  if (driftNoticed.has(templateId)) return;
   const health = await templateHealth(rt.db, templateId);
   if (health.pages < DRIFT_MIN_PAGES || health.readAlone < DRIFT_SHARE * health.pages) return;
-  rt.log.warn({ siteId, templateId, ...health }, 'template drift: most of its pages are read alone; preparing templates again');
+  if (driftNoticed.size >= DRIFT_MEMORY) driftNoticed.clear();
+  driftNoticed.add(templateId);
+  rt.metrics.templateDrift.inc({ site });
+  rt.log.warn(
+    { site, pageType, templateId, ...health },
+    `template drift on ${site}${pageType ? ` ${pageType}` : ''}: ${health.readAlone} of its ${health.pages} pages read alone; preparing templates again`,
+  );
   await rt.queues.add('template', { siteId, reason: 'drift' }, { deduplication: { id: `drift:${templateId}` } });
 }
+
+/**
+ * Templates this process found drifting: each is reported (logged, counted) and its preparation
+ * asked for once, not once per page read alone after it. A new version has new template ids;
+ * past `DRIFT_MEMORY` ids the memory starts again (a second report at worst).
+ */
+const driftNoticed = new Set<number>();
+const DRIFT_MEMORY = 10_000;

@@ -78,6 +78,8 @@ async function writeDocuments(rt: Runtime, pageIds: readonly number[]): Promise<
   const pages: IndexablePage[] = await indexablePages(rt.db, pageIds);
   const documents: IndexDocument[] = pages.map((page) => ({ ...page, docId: documentIdFor(page.site, page.url) }));
   await rt.search.upsert(documents);
+  const now = Date.now();
+  for (const page of pages) rt.metrics.indexLagSeconds.observe(Math.max(0, now - page.extractedAt.getTime()) / 1000);
   return pages.map((page) => page.pageId);
 }
 
@@ -89,6 +91,16 @@ export type IndexJobResult = { outcome: 'indexed' } | { outcome: 'removed' } | {
 
 const VANISHED = 'the page no longer exists (its site was removed)';
 
+/** A batch's pages in `winnow_index_writes_total`, by what became of each one's job (`IndexJobResult`; `failed`: it had no extraction). */
+function countOutcomes(rt: Runtime, batch: IndexedBatch): void {
+  const { indexWrites } = rt.metrics;
+  indexWrites.inc({ outcome: 'indexed' }, batch.indexed.length);
+  indexWrites.inc({ outcome: 'removed' }, batch.withdrawn.length);
+  indexWrites.inc({ outcome: 'duplicate' }, batch.duplicates.size);
+  indexWrites.inc({ outcome: 'skipped' }, batch.vanished.length);
+  indexWrites.inc({ outcome: 'failed' }, batch.unextracted.length);
+}
+
 /**
  * Consumes `index` jobs, many at a time: jobs gather into batches (size and flush interval from
  * the configuration) that are written in one call to the index. Workers take no more jobs than
@@ -99,7 +111,10 @@ const VANISHED = 'the page no longer exists (its site was removed)';
 export function startIndexer(rt: Runtime): Service {
   const batcher = new Batcher<number, IndexJobResult>(
     async (pageIds) => {
+      const started = performance.now();
       const batch = await indexPages(rt, pageIds);
+      rt.metrics.indexBatchSeconds.observe((performance.now() - started) / 1000);
+      countOutcomes(rt, batch);
       if (batch.vanished.length > 0) rt.log.debug({ pageIds: batch.vanished }, `index jobs skipped: ${VANISHED}`);
       return new Map<number, IndexJobResult | Error>([
         ...batch.indexed.map((pageId) => [pageId, { outcome: 'indexed' }] as const),

@@ -32,7 +32,7 @@ export const NEWEST_PAGES = 30;
  * extraction no longer stands: read without a template of their type, or read alone
  * (`pagesToExtract`); with `reextractAll` (an analyst asked), every page, and when the current
  * version is kept, the pages an earlier version's template read. Returns what became of
- * each page type, for whoever asked (`winnow templates prepare`). Pages that are not readable HTML
+ * each page type, for whoever asked (`winnow templates prepare`) and for the templater's log line. Pages that are not readable HTML
  * are skipped and reported once per run, never fatal to the site.
  */
 export async function prepareSite(rt: Runtime, siteId: number, options: { reextractAll?: boolean } = {}): Promise<PreparationOutcome> {
@@ -89,11 +89,9 @@ export async function prepareSite(rt: Runtime, siteId: number, options: { reextr
   const pageTypes = pageTypeOutcomes(clusters, templates, current);
   const kept = site.templateVersion;
   if (templates.length === 0) {
-    rt.log.info({ site: site.name, pageTypes }, 'no cluster has enough pages for a template yet');
     return { previousVersion: kept, version: kept, reextract: 0, pageTypes };
   }
   if (pageTypes.every((type) => type.outcome === 'unchanged' || type.outcome === 'too-few-pages')) {
-    rt.log.info({ site: site.name, version: kept }, 'templates unchanged: no new version');
     if (!options.reextractAll) return { previousVersion: kept, version: kept, reextract: 0, pageTypes };
     // An analyst's run still brings every page to the version kept: readings of earlier versions' templates stand otherwise.
     await markOlderReadingsForReextraction(rt.db, siteId);
@@ -104,7 +102,6 @@ export async function prepareSite(rt: Runtime, siteId: number, options: { reextr
     return insertTemplateVersion(tx, siteId, templates);
   });
   const reextract = await queueReextraction(rt, siteId, version);
-  rt.log.info({ site: site.name, method: method.name, version, pageTypes, reextract }, 'templates prepared');
   return { previousVersion: kept, version, reextract, pageTypes };
 }
 

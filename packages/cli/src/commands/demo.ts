@@ -2,11 +2,44 @@ import { DEMO_SITE_NAMES, serveDemoWeb, type ServedDemoSite } from '@winnow/demo
 import { lcsF1 } from '@winnow/eval';
 import { addSite, startCrawl, type Runtime } from '@winnow/runtime';
 import { wordsOf } from '@winnow/search';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { closeAll, followPipeline, openCommandRuntime, startWorkers } from '../pipeline.js';
+import { UsageError } from '../usageError.js';
 import { printStatus, searchCommand } from './operate.js';
 
 interface DemoFlags {
   articles: number;
+  /** Where the database is kept for the commands suggested afterwards; `memory` keeps nothing. */
+  dataDir: string;
+}
+
+/** The file that marks a folder as the demo's own, which the next demo may replace. */
+const DEMO_MARK = 'WINNOW-DEMO';
+
+/**
+ * A fresh folder for the demo's database: the folder is created, or replaced when an earlier demo
+ * made it (its mark); any other existing folder is refused, never emptied. Returns the database's
+ * folder (`WINNOW_DATA_DIR`).
+ */
+async function demoDataDir(dir: string): Promise<string> {
+  const root = resolve(dir);
+  const database = join(root, 'pglite');
+  if (existsSync(root)) {
+    if (!existsSync(join(root, DEMO_MARK))) {
+      throw new UsageError(`${dir} exists and is not a folder an earlier demo made: choose another --data-dir (or --data-dir memory to keep nothing)`);
+    }
+    if (existsSync(`${database}.lock`)) {
+      throw new UsageError(
+        `the demo's database in ${dir} is in use by another winnow process: stop it first (a process that was killed holds it for 10 s more)`,
+      );
+    }
+    await rm(root, { recursive: true, force: true });
+  }
+  await mkdir(root, { recursive: true, mode: 0o700 });
+  await writeFile(join(root, DEMO_MARK), 'This folder holds the database of `winnow demo`; the next demo replaces it.\n');
+  return database;
 }
 
 /**
@@ -17,8 +50,10 @@ interface DemoFlags {
  * inline element, one across two blocks, and one that only boilerplate contains.
  */
 export async function demoCommand(flags: DemoFlags): Promise<void> {
+  const dataDir = flags.dataDir === 'memory' ? 'memory' : await demoDataDir(flags.dataDir);
   const web = await serveDemoWeb(DEMO_SITE_NAMES, { articles: flags.articles });
-  const rt = await openCommandRuntime({ DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_DATA_DIR: 'memory' });
+  const rt = await openCommandRuntime({ DATABASE_URL: '', REDIS_URL: '', ELASTICSEARCH_URL: '', WINNOW_API_URL: '', WINNOW_DATA_DIR: dataDir });
+  let next = '';
   const services = await startWorkers(rt);
   try {
     process.stderr.write(
@@ -44,11 +79,41 @@ export async function demoCommand(flags: DemoFlags): Promise<void> {
       process.stdout.write(`\n== ${what}: "${phrase}"\n`);
       await searchCommand(`"${phrase}"`, { size: 3 }, rt);
     }
+    const article = gazette.pages.find((page) => page.kind === 'article');
+    next = whatNext(flags.dataDir, dataDir, gazette.name, article ? `${gazette.origin}${article.path}` : undefined, acrossBlocks);
   } finally {
     await closeAll(services);
     await rt.close();
     await web.close();
   }
+  process.stdout.write(next);
+}
+
+/**
+ * What the demo ends with: commands that work on what it leaves, with the folder it left it in (the
+ * demo sites themselves are gone: they were served only while it ran), or, when it kept nothing,
+ * that it kept nothing; and how to start on a site of one's own.
+ */
+function whatNext(dir: string, dataDir: string, site: string, articleUrl: string | undefined, phrase: string): string {
+  const own = ['  winnow sites add mysite --seed https://example.com/', '  winnow crawl mysite', '  winnow search \'"a phrase of it"\''];
+  if (dataDir === 'memory') {
+    return ['', '== What next', 'The demo kept nothing: its database was in memory (--data-dir memory). To crawl a site of your own:', ...own, ''].join('\n');
+  }
+  return [
+    '',
+    '== What next',
+    `The demo's database is kept in ${dir} (the next demo replaces it). The demo sites are gone, so nothing more can be crawled there, but everything stored can be looked at:`,
+    `  export WINNOW_DATA_DIR=${join(dir, 'pglite')}`,
+    '  winnow status',
+    `  winnow pages ${site} --read-alone`,
+    ...(articleUrl ? [`  winnow page ${articleUrl} --text`] : []),
+    `  winnow templates show ${site}`,
+    `  winnow search '"${phrase}"'`,
+    '  winnow up        the HTTP API with /metrics, on http://127.0.0.1:8080',
+    'To crawl a site of your own, in the default database (.winnow/pglite): unset WINNOW_DATA_DIR, then',
+    ...own,
+    '',
+  ].join('\n');
 }
 
 /** Mean lcs F1 of every indexed page's main text against the demo's gold, per site. */

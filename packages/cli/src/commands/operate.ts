@@ -1,5 +1,5 @@
 import { type ApiService, startApi } from '@winnow/api';
-import { type CrawlLogPage, pipelineStatus, type PipelineStatus, type Runtime, serve } from '@winnow/runtime';
+import { type CrawlLogPage, pipelineStatus, type PipelineStatus, type RemovedSite, type Runtime, serve } from '@winnow/runtime';
 import { CRAWL_OUTCOMES, type CrawlCounts, type NotAdmittedReason, CRAWL_LOG_OUTCOMES, type CrawlLogOutcome, type Site } from '@winnow/storage';
 import type { SearchResult } from '../apiClient.js';
 import { localOperator, withOperator, type Operator } from '../operator.js';
@@ -11,7 +11,7 @@ import { UsageError } from '../usageError.js';
 
 /** `winnow up`: every worker and the API in this process; the API first, since its configuration may refuse it. */
 export async function upCommand(): Promise<void> {
-  const rt = await openCommandRuntime();
+  const rt = await openCommandRuntime({}, 'info');
   await serve(
     rt,
     async () => {
@@ -26,7 +26,7 @@ export async function upCommand(): Promise<void> {
     ([api]) => {
       const index = rt.search.kind === 'elasticsearch' ? 'Elasticsearch' : 'the Postgres full-text index';
       process.stderr.write(
-        `winnow is up: API on ${(api as ApiService).url}, ${rt.env.DATABASE_URL ? 'Postgres' : 'embedded PGlite'}, ${rt.privateRedis ? 'a private redis-server' : 'Redis'}, ${index}\n`,
+        `winnow is up: API on ${(api as ApiService).url} (metrics on ${(api as ApiService).url}/metrics), ${rt.env.DATABASE_URL ? 'Postgres' : 'embedded PGlite'}, ${rt.privateRedis ? 'a private redis-server' : 'Redis'}, ${index}\n`,
       );
     },
   );
@@ -36,13 +36,13 @@ export async function upCommand(): Promise<void> {
 export async function workerCommand(name: string): Promise<void> {
   if (!(WORKER_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown worker "${name}"; known: ${WORKER_NAMES.join(', ')}`);
   const start = WORKERS[name as WorkerName];
-  const rt = await openCommandRuntime();
+  const rt = await openCommandRuntime({}, 'info');
   if (rt.privateRedis && name !== 'api')
     process.stderr.write('warning: no REDIS_URL: this worker has a private Redis that no other process can enqueue into\n');
   await serve(
     rt,
     async () => [await start(rt)],
-    () => process.stderr.write(`worker ${name} started\n`),
+    (_services, metricsUrl) => process.stderr.write(`worker ${name} started${metricsUrl ? `; metrics on ${metricsUrl}` : ''}\n`),
   );
 }
 
@@ -142,10 +142,17 @@ export async function sitesListCommand(flags: { json?: boolean }): Promise<void>
   });
 }
 
+/** What `sites remove` took away: `removed site news: 2 crawls, 140 pages, 3 template versions (5 templates), 138 index documents`. */
+export function formatRemoved(removed: RemovedSite): string {
+  const versions =
+    removed.templateVersions === 0 ? 'no templates' : `${counted(removed.templateVersions, 'template version')} (${counted(removed.templates, 'template')})`;
+  return `removed site ${removed.site}: ${counted(removed.crawls, 'crawl')}, ${counted(removed.pages, 'page')} with their extractions, ${versions}, ${counted(removed.documents, 'index document')}`;
+}
+
 export async function sitesRemoveCommand(name: string): Promise<void> {
   await withOperator(async (operator) => {
-    await operator.removeSite(name);
-    write(`removed site ${name} with its pages, templates and index documents\n`);
+    const removed = await operator.removeSite(name);
+    write(`${formatRemoved(removed)}\n`);
   });
 }
 
@@ -296,6 +303,7 @@ export function formatCrawlCounts(counts: CrawlCounts): string {
  */
 export function formatStatus(status: PipelineStatus, sites?: readonly string[]): string {
   const lines: string[] = [];
+  if (!sites && status.sites.length === 0) lines.push(...GETTING_STARTED);
   for (const site of status.sites.filter((candidate) => !sites || sites.includes(candidate.site))) {
     const { crawl } = site;
     if (crawl) {
@@ -331,6 +339,15 @@ export function formatStatus(status: PipelineStatus, sites?: readonly string[]):
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
+
+/** What `winnow status` says of a pipeline without sites: how to start. */
+const GETTING_STARTED = [
+  'no sites yet. To start:',
+  '  winnow sites add <name> --seed <url>    a site to crawl (or many: winnow sites apply sites.yaml)',
+  '  winnow crawl <name>                     crawl it, prepare its templates, extract and index its pages',
+  '  winnow search \'"an exact phrase"\'       search what was indexed',
+  '  winnow demo                             or see the whole pipeline run on bundled demo sites first',
+];
 
 /** Prints the status of the pipeline opened here (the demo's). */
 export async function printStatus(rt: Runtime, sites?: readonly string[]): Promise<void> {

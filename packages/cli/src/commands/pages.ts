@@ -116,6 +116,7 @@ export function formatPage(page: PageExtraction, text = false): string {
 export async function pageCommand(url: string, flags: { site?: string; text?: boolean; json?: boolean }): Promise<void> {
   await withOperator(async (operator) => {
     const page = await operator.page(url, flags.site);
-    write(flags.json ? asJson(page) : formatPage(page, flags.text === true));
+    // As the API answers it (`GET /pages?url=`): one shape for a page, whichever way it is asked for.
+    write(flags.json ? asJson({ page }) : formatPage(page, flags.text === true));
   });
 }

@@ -1,0 +1,2 @@
+export { listenForMetrics, type MetricsListener } from './listener.js';
+export { type PipelineState, PipelineMetrics, seriesNames } from './metrics.js';
