@@ -137,7 +137,7 @@ describe('docker compose up (docker-compose.yml + docker-compose.host.yml)', () 
     const archive = (await call('GET', '/status', operate)).body.archive as { records: number; staged: number } | null;
     assert.ok(archive, 'the services keep bodies in the S3 store');
     assert.ok(archive.records + archive.staged >= site.pages.length, `every fetch is archived or staged: ${JSON.stringify(archive)}`);
-    const warc = await fetch(`${api}/sites/gazette/export?format=warc`, { headers: { authorization: `Bearer ${operate}` } });
+    const warc = await fetch(`${api}/sites/gazette/export?format=warc`, { headers: { authorization: `Bearer ${operate.split(':')[1]}` } });
     assert.equal(warc.status, 200);
     const records = gunzipSync(Buffer.from(await warc.arrayBuffer())).toString('latin1');
     assert.ok(records.includes(`WARC-Target-URI: ${url}`), "the site's WARC export holds the article");
