@@ -44,6 +44,7 @@ export { type RequeuedJobs, requeueLostJobs } from './lostJobs.js';
 export { type Readiness, readiness, startHealthServer } from './health.js';
 export { exportFormat, exportSite, type SiteExport } from './export.js';
 export { keepPageFailure, runStandalone, type Service, serve } from './service.js';
+export { startPipelineWorker } from './jobs.js';
 export { isUnavailable, whileUnavailable } from './retry.js';
 export { CpuPool } from './cpu/pool.js';
 export type { ExtractTask, PrepareTask } from './cpu/tasks.js';

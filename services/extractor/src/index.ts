@@ -1,5 +1,4 @@
-import { startWorker } from '@winnow/queue';
-import { keepPageFailure, type Runtime, type Service } from '@winnow/runtime';
+import { keepPageFailure, type Runtime, type Service, startPipelineWorker } from '@winnow/runtime';
 import { extractPage, NewPageTypes, TemplateCache } from './extractPage.js';
 
 export { extractPage, NewPageTypes, TemplateCache } from './extractPage.js';
@@ -7,13 +6,14 @@ export { extractPage, NewPageTypes, TemplateCache } from './extractPage.js';
 /**
  * Consumes `extract` jobs; each stored extraction enqueues the page for indexing, and new pages
  * read without a template of their type ask for templates (`NewPageTypes`). A page whose
- * job used its last attempt is kept in `page_failures` with the error.
+ * job used its last attempt is kept in `page_failures` with the error; an outage is waited out
+ * (`startPipelineWorker`).
  */
 export function startExtractor(rt: Runtime): Service {
   const cache = new TemplateCache();
   const newPageTypes = new NewPageTypes();
-  const worker = startWorker(
-    rt.queueSettings,
+  const worker = startPipelineWorker(
+    rt,
     'extract',
     async ({ pageId }) => {
       const extraction = await extractPage(rt, cache, pageId, newPageTypes);

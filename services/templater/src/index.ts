@@ -1,5 +1,5 @@
-import { type JobPayload, type PreparationOutcome, startWorker } from '@winnow/queue';
-import { type Runtime, type Service, syncSchedules } from '@winnow/runtime';
+import type { JobPayload, PreparationOutcome } from '@winnow/queue';
+import { type Runtime, type Service, startPipelineWorker, syncSchedules } from '@winnow/runtime';
 import { findSiteById, listSites } from '@winnow/storage';
 import { prepareSite } from './prepareSite.js';
 
@@ -12,7 +12,7 @@ export { prepareSite, SAMPLE_SIZE } from './prepareSite.js';
  */
 export async function startTemplater(rt: Runtime): Promise<Service> {
   for (const site of await listSites(rt.db)) await syncSchedules(rt, site);
-  const worker = startWorker(rt.queueSettings, 'template', async ({ siteId, reason }) => {
+  const worker = startPipelineWorker(rt, 'template', async ({ siteId, reason }) => {
     const site = await findSiteById(rt.db, siteId);
     if (!site) return { skipped: `site ${siteId} no longer exists` };
     const outcome = await prepareSite(rt, siteId, { reextractAll: reason === 'manual' });
