@@ -88,11 +88,11 @@ const readyPort = (service: ComposeService | undefined) =>
 
 test('every Winnow service has a health check on /ready, at the port it serves it on', () => {
   for (const [name, service] of winnowServices) {
-    const port = name === 'api' ? service.environment?.WINNOW_API_PORT : service.environment?.WINNOW_HEALTH_PORT;
+    const port = name === 'api' ? service.environment?.WINNOW_API_PORT : service.environment?.WINNOW_WORKER_PORT;
     assert.ok(port, `${name} serves /ready`);
     assert.equal(readyPort(service), port, `${name}: its health check asks /ready on ${port}`);
     const local = hostnet[name];
-    const localPort = withDefaults(name === 'api' ? (local?.environment?.WINNOW_API_PORT ?? '') : (local?.environment?.WINNOW_HEALTH_PORT ?? ''));
+    const localPort = withDefaults(name === 'api' ? (local?.environment?.WINNOW_API_PORT ?? '') : (local?.environment?.WINNOW_WORKER_PORT ?? ''));
     assert.equal(readyPort(local), localPort, `${name} on the host network: its health check asks /ready on ${localPort}`);
   }
 });
@@ -119,9 +119,9 @@ test('the host-network override: every container on the host network, listening 
     const env = merged(name);
     for (const variable of Object.keys(hostnet[name]?.environment ?? {})) assert.ok(ENV_NAMES.includes(variable), `${name}: ${variable} is in the schema`);
     for (const variable of ['DATABASE_URL', 'REDIS_URL', 'ELASTICSEARCH_URL']) assert.equal(new URL(withDefaults(env[variable] ?? '')).hostname, '127.0.0.1');
-    const host = name === 'api' ? env.WINNOW_API_HOST : (env.WINNOW_HEALTH_HOST ?? '127.0.0.1');
+    const host = name === 'api' ? env.WINNOW_API_HOST : (env.WINNOW_WORKER_HOST ?? '127.0.0.1');
     assert.equal(host, '127.0.0.1', `${name} listens on loopback only`);
-    ports.push(withDefaults(name === 'api' ? (env.WINNOW_API_PORT ?? '') : (env.WINNOW_HEALTH_PORT ?? '')));
+    ports.push(withDefaults(name === 'api' ? (env.WINNOW_API_PORT ?? '') : (env.WINNOW_WORKER_PORT ?? '')));
     assert.equal(hostnet[name]?.build?.args?.NODE_IMAGE, 'winnow-local/node:20', `${name}: built on the local Node image`);
   }
   const commands = ['postgres', 'redis', 'elasticsearch'].map((name) => withDefaults(hostnet[name]?.command?.join(' ') ?? ''));

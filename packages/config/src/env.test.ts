@@ -33,12 +33,12 @@ test('every numeric setting states its real rule: its bounds are accepted, one p
 });
 
 test('a setting that is off until configured is unset by default and holds to its range when set', () => {
-  assert.equal(loadEnv({}).WINNOW_METRICS_PORT, undefined);
-  assert.equal(loadEnv({ WINNOW_METRICS_PORT: '' }).WINNOW_METRICS_PORT, undefined);
-  assert.equal(loadEnv({ WINNOW_METRICS_PORT: '9464' }).WINNOW_METRICS_PORT, 9464);
+  assert.equal(loadEnv({}).WINNOW_WORKER_PORT, undefined);
+  assert.equal(loadEnv({ WINNOW_WORKER_PORT: '' }).WINNOW_WORKER_PORT, undefined);
+  assert.equal(loadEnv({ WINNOW_WORKER_PORT: '9464' }).WINNOW_WORKER_PORT, 9464);
   for (const bad of ['-1', '65536', '1.5', 'many'])
-    assert.match(problem('WINNOW_METRICS_PORT', bad), /WINNOW_METRICS_PORT: expected a whole number from 0 to 65535$/);
-  assert.equal(loadEnv({}).WINNOW_METRICS_HOST, '127.0.0.1', 'loopback unless configured');
+    assert.match(problem('WINNOW_WORKER_PORT', bad), /WINNOW_WORKER_PORT: expected a whole number from 0 to 65535$/);
+  assert.equal(loadEnv({}).WINNOW_WORKER_HOST, '127.0.0.1', 'loopback unless configured');
 });
 
 test('extraction methods are checked at load, naming the variable and the names it takes', () => {

@@ -118,14 +118,6 @@ export const ENV_SCHEMA = z.object({
    * loopback `WINNOW_API_HOST` is allowed. The CLI sends one of them when it talks to an API.
    */
   WINNOW_API_TOKEN: apiTokens,
-  /**
-   * A worker process's probe port: `GET /health` answers while it runs, `GET /ready` when the
-   * database, Redis and the search index answer (container health checks, Kubernetes probes).
-   * Unset: no probe port. The API answers both on its own port.
-   */
-  WINNOW_HEALTH_PORT: optionalInteger(0, 65535),
-  /** The address the probe port listens on: loopback unless a probe comes from outside the container (Kubernetes: `0.0.0.0`). */
-  WINNOW_HEALTH_HOST: optionalText.transform((value) => value ?? '127.0.0.1'),
   /** `Host` header values the API accepts besides its own address and loopback names (DNS-rebinding guard). */
   WINNOW_API_ALLOWED_HOSTS: list,
   /** The API the CLI's operator commands talk to instead of opening the database itself, e.g. `http://10.0.0.5:8080`. */
@@ -153,12 +145,14 @@ export const ENV_SCHEMA = z.object({
   /** How often a worker logs one line of what it did since the last (pages fetched by outcome, extracted by verdict, indexed); quiet intervals log nothing. */
   WINNOW_LOG_INTERVAL_MS: integer(60_000, 1000, 3_600_000),
   /**
-   * The port a worker process without the API serves `GET /metrics` on (Prometheus text format);
-   * unset: none. The API serves its own `/metrics`, and `winnow up` serves every worker's there.
+   * A worker process's own HTTP port: `GET /health` while it runs, `GET /ready` while the database,
+   * Redis and the search index answer (container health checks, Kubernetes probes), and `GET
+   * /metrics` (Prometheus text format). Unset: none. The API answers all three on its own port, and
+   * `winnow up` serves every worker's metrics there.
    */
-  WINNOW_METRICS_PORT: optionalInteger(0, 65535),
-  /** The address a worker's `/metrics` listens on: loopback unless the operator opens it to a Prometheus elsewhere. */
-  WINNOW_METRICS_HOST: optionalText.transform((value) => value ?? '127.0.0.1'),
+  WINNOW_WORKER_PORT: optionalInteger(0, 65535),
+  /** The address the worker's port listens on: loopback unless probes or Prometheus come from outside the container (Kubernetes: `0.0.0.0`). */
+  WINNOW_WORKER_HOST: optionalText.transform((value) => value ?? '127.0.0.1'),
   /** Prefix of every BullMQ key, so that several deployments can share one Redis. */
   WINNOW_QUEUE_PREFIX: optionalText.transform((value) => value ?? 'winnow'),
   WINNOW_EXTRACT_CONCURRENCY: integer(2, 1, 64),

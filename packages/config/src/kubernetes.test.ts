@@ -143,8 +143,8 @@ test('readiness on /ready and liveness on /health, on the port the service liste
   for (const name of WINNOW_SERVICES) {
     const container = find('Deployment', name)?.spec.template.spec.containers[0];
     const env = environmentOf(container);
-    const port = Number(name === 'api' ? env.WINNOW_API_PORT : env.WINNOW_HEALTH_PORT);
-    const host = name === 'api' ? env.WINNOW_API_HOST : env.WINNOW_HEALTH_HOST;
+    const port = Number(name === 'api' ? env.WINNOW_API_PORT : env.WINNOW_WORKER_PORT);
+    const host = name === 'api' ? env.WINNOW_API_HOST : env.WINNOW_WORKER_HOST;
     assert.equal(host, '0.0.0.0', `${name}: the kubelet reaches the probe port from outside the container`);
     const portOf = (probe: Manifest) => container.ports.find((entry: Manifest) => entry.name === probe.httpGet.port)?.containerPort;
     assert.equal(container.readinessProbe.httpGet.path, '/ready', `${name} readiness`);

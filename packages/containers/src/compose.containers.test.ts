@@ -37,7 +37,7 @@ describe('docker compose up (docker-compose.yml + docker-compose.host.yml)', () 
   let elasticsearch: string;
 
   before(async () => {
-    for (const name of ['POSTGRES', 'REDIS', 'ELASTICSEARCH', 'API', 'CRAWLER_HEALTH', 'TEMPLATER_HEALTH', 'EXTRACTOR_HEALTH', 'INDEXER_HEALTH'])
+    for (const name of ['POSTGRES', 'REDIS', 'ELASTICSEARCH', 'API', 'CRAWLER_WORKER', 'TEMPLATER_WORKER', 'EXTRACTOR_WORKER', 'INDEXER_WORKER'])
       ports[`HOSTNET_${name}_PORT`] = await freePort();
     const env = {
       ...process.env,
@@ -76,7 +76,7 @@ describe('docker compose up (docker-compose.yml + docker-compose.host.yml)', () 
     await until('the API is ready', async () => ((await fetch(`${api}/ready`)).ok ? true : undefined));
     for (const worker of ['CRAWLER', 'TEMPLATER', 'EXTRACTOR', 'INDEXER']) {
       const ready = await until(`the ${worker.toLowerCase()} is ready`, async () => {
-        const response = await fetch(`http://127.0.0.1:${ports[`HOSTNET_${worker}_HEALTH_PORT`]}/ready`);
+        const response = await fetch(`http://127.0.0.1:${ports[`HOSTNET_${worker}_WORKER_PORT`]}/ready`);
         return response.ok ? ((await response.json()) as { checks: Record<string, string> }) : undefined;
       });
       assert.deepEqual(ready.checks, { database: 'ok', redis: 'ok', search: 'ok' });
@@ -123,5 +123,13 @@ describe('docker compose up (docker-compose.yml + docker-compose.host.yml)', () 
       (searched.body.hits as { url: string }[]).some((hit) => hit.url === url),
       'and the API finds it too, with a search token',
     );
+
+    // The crawler's own port serves its metrics, counting what it stored.
+    const metrics = await (await fetch(`http://127.0.0.1:${ports.HOSTNET_CRAWLER_WORKER_PORT}/metrics`)).text();
+    const stored = metrics
+      .split('\n')
+      .filter((line) => line.startsWith('winnow_fetches_total{') && line.includes('outcome="stored"'))
+      .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+    assert.equal(stored, site.pages.length, "the crawler's /metrics counts every page it stored");
   });
 });

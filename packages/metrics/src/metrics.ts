@@ -24,7 +24,7 @@ const LAG_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600
 /**
  * Every metric Winnow exports, declared once, in one registry per runtime (a process, or each
  * pipeline a test opens): in `winnow up` the API's `/metrics` serves what every worker of the
- * process counted; a worker on its own serves its registry on `WINNOW_METRICS_PORT`. Label values
+ * process counted; a worker on its own serves its registry on `WINNOW_WORKER_PORT`. Label values
  * are bounded by configuration (sites, hosts the sites allow, page types) or by the code (outcomes,
  * reasons, methods), never by URLs or messages. docs/observability.md says what each one means.
  */

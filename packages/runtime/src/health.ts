@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import type { Runtime } from './runtime.js';
 
 export interface Readiness {
@@ -30,40 +29,4 @@ export async function readiness(rt: Runtime): Promise<Readiness> {
     search: await check('search', () => rt.search.count()),
   };
   return { ready: Object.values(checks).every((value) => value === 'ok'), checks };
-}
-
-/**
- * A worker's probe port (`WINNOW_HEALTH_PORT` on `WINNOW_HEALTH_HOST`), for container health
- * checks and Kubernetes probes: `GET /health` answers 200 while the process runs, `GET /ready`
- * 200 when `readiness` holds and 503 when it does not, as the API's routes of the same names.
- * Nothing else is served.
- */
-export async function startHealthServer(rt: Runtime, host: string, port: number): Promise<{ port: number; close(): Promise<void> }> {
-  const server = createServer((request, response) => {
-    const reply = (status: number, body: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-      response.end(JSON.stringify(body));
-    };
-    const path = request.url?.split('?')[0];
-    if (request.method !== 'GET' && request.method !== 'HEAD') return reply(405, { error: `${request.method} is not allowed here` });
-    if (path === '/health') return reply(200, { status: 'ok' });
-    if (path === '/ready') {
-      void readiness(rt).then(({ ready, checks }) => reply(ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', checks }));
-      return;
-    }
-    reply(404, { error: `no route ${request.method} ${path}` });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const address = server.address();
-  return {
-    port: typeof address === 'object' && address ? address.port : port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
-  };
 }

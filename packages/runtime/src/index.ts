@@ -41,7 +41,8 @@ export {
   templateJob,
 } from './templates.js';
 export { type RequeuedJobs, requeueLostJobs } from './lostJobs.js';
-export { type Readiness, readiness, startHealthServer } from './health.js';
+export { type Readiness, readiness } from './health.js';
+export { startWorkerPort, type WorkerPort } from './workerPort.js';
 export { exportFormat, exportSite, type SiteExport } from './export.js';
 export { keepPageFailure, runStandalone, type Service, serve } from './service.js';
 export { startPipelineWorker } from './jobs.js';

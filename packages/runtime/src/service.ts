@@ -1,10 +1,9 @@
 import { loadEnv } from '@winnow/config';
-import { listenForMetrics, type MetricsListener } from '@winnow/metrics';
 import { recordPageFailure, type Stage } from '@winnow/storage';
-import { startHealthServer } from './health.js';
 import { startActivityLog } from './activity.js';
 import { whileUnavailable } from './retry.js';
 import { createLogger, openRuntime, type Runtime } from './runtime.js';
+import { startWorkerPort, type WorkerPort } from './workerPort.js';
 
 /** A started worker or server of the pipeline. */
 export interface Service {
@@ -14,19 +13,19 @@ export interface Service {
 }
 
 /**
- * A worker process's own `/metrics` listener, on `WINNOW_METRICS_HOST:WINNOW_METRICS_PORT` when
- * the port is configured and none of the process's services serves the metrics already (the API
- * does, for every worker of `winnow up`).
+ * A worker process's own port (`startWorkerPort`) when `WINNOW_WORKER_PORT` is configured and
+ * none of the process's services serves the metrics already (the API does, for every worker of
+ * `winnow up`, with `/health` and `/ready` beside them).
  */
-async function metricsListener(rt: Runtime, services: readonly Service[]): Promise<MetricsListener | undefined> {
-  const port = rt.env.WINNOW_METRICS_PORT;
+async function workerPort(rt: Runtime, services: readonly Service[]): Promise<WorkerPort | undefined> {
+  const port = rt.env.WINNOW_WORKER_PORT;
   if (port === undefined || services.some((service) => service.metricsUrl !== undefined)) return undefined;
-  return listenForMetrics(rt.metrics, rt.env.WINNOW_METRICS_HOST, port);
+  return startWorkerPort(rt, rt.env.WINNOW_WORKER_HOST, port);
 }
 
 /**
- * Serves until SIGTERM or SIGINT: starts the services on the runtime (and the metrics listener, see
- * `metricsListener`), logs what they do every `WINNOW_LOG_INTERVAL_MS` (`startActivityLog`), then
+ * Serves until SIGTERM or SIGINT: starts the services on the runtime (and the worker's port, see
+ * `workerPort`), logs what they do every `WINNOW_LOG_INTERVAL_MS` (`startActivityLog`), then
  * on the first signal closes them (workers finish their current jobs), logs their last activity and
  * closes the runtime; a second signal exits at once.
  * Services that cannot start (a refused API address, a wrong method name) close the runtime and
@@ -39,11 +38,11 @@ export async function serve(
   onStarted: (services: Service[], metricsUrl: string | undefined) => void = () => undefined,
 ): Promise<void> {
   let services: Service[];
-  let listener: MetricsListener | undefined;
+  let listener: WorkerPort | undefined;
   try {
     services = await start();
     try {
-      listener = await metricsListener(rt, services);
+      listener = await workerPort(rt, services);
     } catch (error) {
       await Promise.all(services.map((service) => service.close()));
       throw error;
@@ -53,7 +52,7 @@ export async function serve(
     throw error;
   }
   const activity = startActivityLog(rt.metrics, rt.log, rt.env.WINNOW_LOG_INTERVAL_MS);
-  onStarted(services, listener?.url ?? services.find((service) => service.metricsUrl !== undefined)?.metricsUrl);
+  onStarted(services, listener ? `${listener.url}/metrics` : services.find((service) => service.metricsUrl !== undefined)?.metricsUrl);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
@@ -69,19 +68,15 @@ export async function serve(
 }
 
 /**
- * A deployable's `main`: the runtime from the environment, its services served (and the probe
- * port, when `WINNOW_HEALTH_PORT` is set), the process ended when they are closed.
+ * A deployable's `main`: the runtime from the environment, its services served (and the worker's
+ * port, when `WINNOW_WORKER_PORT` is set), the process ended when they are closed.
  */
 export async function runStandalone(name: string, start: (rt: Runtime) => Promise<Service[]> | Service[]): Promise<void> {
   const env = loadEnv();
   const rt = await openRuntime(env, { log: createLogger(env, name) });
-  const port = env.WINNOW_HEALTH_PORT;
   await serve(
     rt,
-    async () => {
-      const services = await start(rt);
-      return port === undefined ? services : [...services, await startHealthServer(rt, env.WINNOW_HEALTH_HOST, port)];
-    },
+    async () => start(rt),
     (_services, metricsUrl) => rt.log.info({ metrics: metricsUrl ?? null }, `${name} started${metricsUrl ? `; metrics on ${metricsUrl}` : ''}`),
   );
   process.exit(0);
