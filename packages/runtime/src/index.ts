@@ -40,7 +40,7 @@ export {
   templateHealthHistory,
   templateJob,
 } from './templates.js';
-export { type RequeuedJobs, requeueLostJobs } from './lostJobs.js';
+export { FINDING_KINDS, type FindingKind, reconcile, type ReconcileReason, startReconciler } from './reconciler.js';
 export { type Readiness, readiness } from './health.js';
 export { startWorkerPort, type WorkerPort } from './workerPort.js';
 export { exportFormat, exportSite, type SiteExport } from './export.js';
