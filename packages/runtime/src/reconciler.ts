@@ -139,7 +139,7 @@ async function notInFlight<T>(queue: Queue, items: readonly T[], dedupId: (item:
  * too: each process looks for it every interval and registers it again. Every worker process runs
  * one (`winnow worker`, the services' mains, the embedded pipeline), so every deployment has it.
  */
-export function startReconciler(rt: Runtime): { close(): Promise<void> } {
+export async function startReconciler(rt: Runtime): Promise<{ close(): Promise<void> }> {
   const every = rt.env.WINNOW_RECONCILE_EVERY_MS;
   const queue = rt.queues.queue('reconcile');
   const worker = startPipelineWorker(rt, 'reconcile', async ({ reason }) => {
@@ -151,7 +151,8 @@ export function startReconciler(rt: Runtime): { close(): Promise<void> } {
     if (scheduler?.every === every) return;
     await queue.upsertJobScheduler(RECONCILER_SCHEDULE, { every, startDate: Date.now() + every }, { name: 'reconcile', data: { reason: 'schedule' } });
   };
-  const started = (async () => {
+  // Queued before the start returns: an embedded command waiting for the pipeline to be idle waits for this run too.
+  await (async () => {
     await ensureSchedule();
     await rt.queues.add('reconcile', { reason: 'start' }, { deduplication: { id: 'reconcile:start' } });
   })().catch((error: unknown) => rt.log.warn({ err: error }, 'could not queue the reconciler; its schedule is looked for again later'));
@@ -163,7 +164,6 @@ export function startReconciler(rt: Runtime): { close(): Promise<void> } {
   return {
     close: async () => {
       clearInterval(timer);
-      await started;
       await worker.close();
     },
   };

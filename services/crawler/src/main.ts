@@ -2,4 +2,4 @@
 import { runStandalone, startReconciler } from '@winnow/runtime';
 import { startCrawler } from './index.js';
 
-await runStandalone('crawler', (rt) => [startCrawler(rt), startReconciler(rt)]);
+await runStandalone('crawler', async (rt) => [startCrawler(rt), await startReconciler(rt)]);

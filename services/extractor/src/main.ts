@@ -2,4 +2,4 @@
 import { runStandalone, startReconciler } from '@winnow/runtime';
 import { startExtractor } from './index.js';
 
-await runStandalone('extractor', (rt) => [startExtractor(rt), startReconciler(rt)]);
+await runStandalone('extractor', async (rt) => [startExtractor(rt), await startReconciler(rt)]);

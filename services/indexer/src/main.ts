@@ -2,4 +2,4 @@
 import { runStandalone, startReconciler } from '@winnow/runtime';
 import { startIndexer } from './index.js';
 
-await runStandalone('indexer', (rt) => [startIndexer(rt), startReconciler(rt)]);
+await runStandalone('indexer', async (rt) => [startIndexer(rt), await startReconciler(rt)]);

@@ -2,4 +2,4 @@
 import { runStandalone, startReconciler } from '@winnow/runtime';
 import { startTemplater } from './index.js';
 
-await runStandalone('templater', async (rt) => [await startTemplater(rt), startReconciler(rt)]);
+await runStandalone('templater', async (rt) => [await startTemplater(rt), await startReconciler(rt)]);

@@ -41,7 +41,7 @@ export async function workerCommand(name: string): Promise<void> {
     process.stderr.write('warning: no REDIS_URL: this worker has a private Redis that no other process can enqueue into\n');
   await serve(
     rt,
-    async () => (name === 'api' ? [await start(rt)] : [await start(rt), startReconciler(rt)]),
+    async () => (name === 'api' ? [await start(rt)] : [await start(rt), await startReconciler(rt)]),
     (_services, metricsUrl) => process.stderr.write(`worker ${name} started${metricsUrl ? `; metrics on ${metricsUrl}` : ''}\n`),
   );
 }
