@@ -8,6 +8,7 @@
 #   winnow-local/postgres:15           Debian's PostgreSQL 15 (postgres/Dockerfile)
 #   winnow-local/redis:7               Debian's Redis 7 (redis/Dockerfile)
 #   winnow-local/elasticsearch:<ver>   the infra/elasticsearch-local launcher (elasticsearch/Dockerfile)
+#   winnow-local/s3proxy:<ver>         the infra/s3proxy-local launcher (s3proxy/Dockerfile)
 #   winnow-local/winnow:latest         Winnow itself: infra/Dockerfile on winnow-local/node:20
 # Each image is labelled with a hash of its inputs and rebuilt only when they change, so a second
 # run costs seconds; Winnow's own image is always rebuilt from the layer cache.
@@ -19,6 +20,7 @@ NODE_VERSION=20.20.2
 NPM_VERSION=10.9.9
 SUITE=bookworm
 ES_VERSION=$(sed -n 's:.*<elasticsearch.version>\(.*\)</elasticsearch.version>.*:\1:p' infra/elasticsearch-local/pom.xml)
+S3PROXY_VERSION=$(sed -n 's:.*<s3proxy.version>\(.*\)</s3proxy.version>.*:\1:p' infra/s3proxy-local/pom.xml)
 export DOCKER_BUILDKIT=0 # the classic builder: Debian's engine has no buildx, and --network host just works
 
 log() { printf '%s %s\n' "$(date +%T)" "$*" >&2; }
@@ -94,6 +96,10 @@ engine_images() {
   build "winnow-local/elasticsearch:$ES_VERSION" \
     "$( (inputs_hash infra/docker/elasticsearch/Dockerfile infra/elasticsearch-local/target/*.jar infra/elasticsearch-local/pom.xml; echo "$base") | sha256sum | cut -c1-16)" \
     infra/elasticsearch-local --file infra/docker/elasticsearch/Dockerfile
+  bash infra/s3proxy-local/run.sh --build-only
+  build "winnow-local/s3proxy:$S3PROXY_VERSION" \
+    "$( (inputs_hash infra/docker/s3proxy/Dockerfile infra/s3proxy-local/target/*.jar infra/s3proxy-local/pom.xml; echo "$base") | sha256sum | cut -c1-16)" \
+    infra/s3proxy-local --file infra/docker/s3proxy/Dockerfile
 }
 
 winnow_image() {

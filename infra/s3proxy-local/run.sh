@@ -4,6 +4,7 @@
 # S3_ENDPOINT=http://127.0.0.1:<port>, once it serves; everything else goes to stderr. SIGTERM
 # stops it. Arguments pass through: [--dir <folder>] (keep objects there; default: in memory)
 # [--port <n>] [--identity <access key>] [--credential <secret key>].
+# `run.sh --build-only` builds the launcher and exits (infra/docker/build-images.sh packs it).
 set -euo pipefail
 cd "$(dirname "$0")"
 jar=target/s3proxy-local-0.1.0.jar
@@ -15,4 +16,5 @@ mkdir -p target
     mvn -q -B -Dstyle.color=never package -DskipTests >&2
   fi
 ) 9>target/.build.lock
+[ "${1:-}" = --build-only ] && exit 0
 exec java -Xms32m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$jar:target/lib/*" dev.winnow.s3proxy.LocalS3Proxy "$@"

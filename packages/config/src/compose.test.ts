@@ -62,7 +62,12 @@ test('the API is reachable from outside its container only with a token the oper
 });
 
 test('service URLs, ports and dependencies line up', () => {
-  const urlVariables: Record<string, string> = { DATABASE_URL: 'postgres', REDIS_URL: 'redis', ELASTICSEARCH_URL: 'elasticsearch' };
+  const urlVariables: Record<string, string> = {
+    DATABASE_URL: 'postgres',
+    REDIS_URL: 'redis',
+    ELASTICSEARCH_URL: 'elasticsearch',
+    WINNOW_S3_ENDPOINT: 's3',
+  };
   for (const [name, service] of winnowServices) {
     for (const [variable, backing] of Object.entries(urlVariables)) {
       const url = new URL(service.environment?.[variable] ?? '');
@@ -80,6 +85,14 @@ test('service URLs, ports and dependencies line up', () => {
   const launcher = /<elasticsearch.version>([\d.]+)</.exec(readFileSync(`${root}infra/elasticsearch-local/pom.xml`, 'utf8'))?.[1];
   assert.match(image, /elasticsearch:8\./, 'the server major matches the v8 client');
   assert.ok(image.endsWith(`:${launcher}`), `compose runs the version the tests run (${launcher})`);
+  const s3proxy = /<s3proxy.version>([\d.]+)</.exec(readFileSync(`${root}infra/s3proxy-local/pom.xml`, 'utf8'))?.[1];
+  assert.equal(services.s3?.image, `andrewgaul/s3proxy:s3proxy-${s3proxy}`, `compose runs the S3Proxy the tests run (${s3proxy})`);
+  assert.equal(hostnet.s3?.image, `winnow-local/s3proxy:${s3proxy}`);
+  const identity = services.s3?.environment ?? {};
+  for (const [name, service] of winnowServices) {
+    assert.equal(service.environment?.WINNOW_S3_ACCESS_KEY_ID, identity.S3PROXY_IDENTITY, `${name} signs as the store's identity`);
+    assert.equal(service.environment?.WINNOW_S3_SECRET_ACCESS_KEY, identity.S3PROXY_CREDENTIAL, `${name} holds the store's credential`);
+  }
 });
 
 /** The port a service's health check asks for `/ready`. */
@@ -118,16 +131,18 @@ test('the host-network override: every container on the host network, listening 
   for (const [name] of winnowServices) {
     const env = merged(name);
     for (const variable of Object.keys(hostnet[name]?.environment ?? {})) assert.ok(ENV_NAMES.includes(variable), `${name}: ${variable} is in the schema`);
-    for (const variable of ['DATABASE_URL', 'REDIS_URL', 'ELASTICSEARCH_URL']) assert.equal(new URL(withDefaults(env[variable] ?? '')).hostname, '127.0.0.1');
+    for (const variable of ['DATABASE_URL', 'REDIS_URL', 'ELASTICSEARCH_URL', 'WINNOW_S3_ENDPOINT'])
+      assert.equal(new URL(withDefaults(env[variable] ?? '')).hostname, '127.0.0.1');
     const host = name === 'api' ? env.WINNOW_API_HOST : (env.WINNOW_WORKER_HOST ?? '127.0.0.1');
     assert.equal(host, '127.0.0.1', `${name} listens on loopback only`);
     ports.push(withDefaults(name === 'api' ? (env.WINNOW_API_PORT ?? '') : (env.WINNOW_WORKER_PORT ?? '')));
     assert.equal(hostnet[name]?.build?.args?.NODE_IMAGE, 'winnow-local/node:20', `${name}: built on the local Node image`);
   }
-  const commands = ['postgres', 'redis', 'elasticsearch'].map((name) => withDefaults(hostnet[name]?.command?.join(' ') ?? ''));
+  const commands = ['postgres', 'redis', 'elasticsearch', 's3'].map((name) => withDefaults(hostnet[name]?.command?.join(' ') ?? ''));
   assert.match(commands[0] ?? '', /listen_addresses=127\.0\.0\.1 -c port=(\d+)/);
   assert.match(commands[1] ?? '', /--bind 127\.0\.0\.1 --port (\d+)/);
   assert.match(commands[2] ?? '', /--port (\d+)/, 'the local Elasticsearch binds 127.0.0.1 itself');
+  assert.match(commands[3] ?? '', /--port (\d+)/, 'the local S3Proxy binds 127.0.0.1 itself');
   ports.push(...commands.map((command) => /port[= ](\d+)/.exec(command)?.[1] ?? ''));
   assert.equal(new Set(ports).size, ports.length, `every port apart: ${ports.join(', ')}`);
   assert.ok(!ports.includes('5432') && !ports.includes('6379'), "the machine's own Postgres and Redis keep their ports");

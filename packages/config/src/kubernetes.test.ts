@@ -139,7 +139,7 @@ test("every Winnow service's environment is known to the configuration schema an
   assert.equal(api.WINNOW_API_TOKEN, '', 'the example leaves the token empty: the API refuses to start until an operator sets one');
 });
 
-test('readiness on /ready and liveness on /health, on the port the service listens on; requests on every container', () => {
+test('readiness on /ready and liveness on /health, on the port the service listens on, scraped there; requests on every container', () => {
   for (const name of WINNOW_SERVICES) {
     const container = find('Deployment', name)?.spec.template.spec.containers[0];
     const env = environmentOf(container);
@@ -151,6 +151,11 @@ test('readiness on /ready and liveness on /health, on the port the service liste
     assert.equal(container.livenessProbe.httpGet.path, '/health', `${name} liveness`);
     assert.equal(portOf(container.readinessProbe), port, `${name}: readiness asks the port it listens on`);
     assert.equal(portOf(container.livenessProbe), port, `${name}: liveness asks the port it listens on`);
+    if (name !== 'api') {
+      const annotations = find('Deployment', name)?.spec.template.metadata.annotations ?? {};
+      assert.equal(annotations['prometheus.io/scrape'], 'true', `${name}: Prometheus scrapes it`);
+      assert.equal(Number(annotations['prometheus.io/port']), port, `${name}: at the worker's port, which serves /metrics`);
+    }
   }
   for (const workload of workloads)
     for (const container of workload.spec.template.spec.containers) {

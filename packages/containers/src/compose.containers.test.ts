@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { type DemoWeb, serveDemoWeb } from '@winnow/demo-corpus';
 import { freePort } from './index.js';
 
@@ -24,7 +25,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, deadl
 /**
  * The whole stack of docker-compose.yml with the host-network override, on the images
  * infra/docker/build-images.sh built: an operator adds a site through the API and crawls it, and
- * the crawled text is in Elasticsearch, exact phrases included.
+ * the crawled text is in Elasticsearch, exact phrases included, and its fetches in the S3 store.
  */
 describe('docker compose up (docker-compose.yml + docker-compose.host.yml)', () => {
   const project = `winnow-compose-${randomBytes(4).toString('hex')}`;
@@ -37,7 +38,7 @@ describe('docker compose up (docker-compose.yml + docker-compose.host.yml)', () 
   let elasticsearch: string;
 
   before(async () => {
-    for (const name of ['POSTGRES', 'REDIS', 'ELASTICSEARCH', 'API', 'CRAWLER_WORKER', 'TEMPLATER_WORKER', 'EXTRACTOR_WORKER', 'INDEXER_WORKER'])
+    for (const name of ['POSTGRES', 'REDIS', 'ELASTICSEARCH', 'S3', 'API', 'CRAWLER_WORKER', 'TEMPLATER_WORKER', 'EXTRACTOR_WORKER', 'INDEXER_WORKER'])
       ports[`HOSTNET_${name}_PORT`] = await freePort();
     const env = {
       ...process.env,
@@ -131,5 +132,14 @@ describe('docker compose up (docker-compose.yml + docker-compose.host.yml)', () 
       .filter((line) => line.startsWith('winnow_fetches_total{') && line.includes('outcome="stored"'))
       .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
     assert.equal(stored, site.pages.length, "the crawler's /metrics counts every page it stored");
+
+    // Every fetch went to the object store's WARC files (or waits in Postgres for the next one).
+    const archive = (await call('GET', '/status', operate)).body.archive as { records: number; staged: number } | null;
+    assert.ok(archive, 'the services keep bodies in the S3 store');
+    assert.ok(archive.records + archive.staged >= site.pages.length, `every fetch is archived or staged: ${JSON.stringify(archive)}`);
+    const warc = await fetch(`${api}/sites/gazette/export?format=warc`, { headers: { authorization: `Bearer ${operate}` } });
+    assert.equal(warc.status, 200);
+    const records = gunzipSync(Buffer.from(await warc.arrayBuffer())).toString('latin1');
+    assert.ok(records.includes(`WARC-Target-URI: ${url}`), "the site's WARC export holds the article");
   });
 });
