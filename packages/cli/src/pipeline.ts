@@ -3,7 +3,7 @@ import { loadEnv, type Env } from '@winnow/config';
 import { startCrawler } from '@winnow/crawler';
 import { startExtractor } from '@winnow/extractor';
 import { startIndexer } from '@winnow/indexer';
-import { createLogger, isIdle, openRuntime, requeueLostJobs, type Runtime, type Service } from '@winnow/runtime';
+import { createLogger, isIdle, openRuntime, type Runtime, type Service, startReconciler } from '@winnow/runtime';
 import { siteCounts } from '@winnow/storage';
 import { startTemplater } from '@winnow/templater';
 import { followProgress, type PipelineWatch } from './progress.js';
@@ -21,15 +21,14 @@ export const WORKERS: Record<WorkerName, (rt: Runtime) => Promise<Service> | Ser
 /**
  * Every worker but the API, in this process: what embedded commands run their work with. The
  * crawler starts last, once the workers that take its pages are up; a worker that cannot start
- * (a wrong method name) stops the ones already started. With a private Redis, which kept nothing
- * of an earlier process's queues, the pages that process left unextracted or unindexed are queued
- * again first (`requeueLostJobs`).
+ * (a wrong method name) stops the ones already started. The reconciler runs beside them, as in
+ * every deployment: with a private Redis, which kept nothing of an earlier process's queues, its
+ * first run queues again what that process left unextracted or unindexed.
  */
 export async function startWorkers(rt: Runtime): Promise<Service[]> {
-  if (rt.privateRedis) await requeueLostJobs(rt);
   const started: Service[] = [];
   try {
-    for (const start of [startTemplater, startExtractor, startIndexer, startCrawler]) {
+    for (const start of [startReconciler, startTemplater, startExtractor, startIndexer, startCrawler]) {
       const service = await start(rt);
       started.push(service);
       workersHere.add(service);

@@ -222,6 +222,13 @@ export const ENV_SCHEMA = z.object({
    * also how long any process (a one-shot command too) waits at start for the Redis of `REDIS_URL`.
    */
   WINNOW_INFRA_RETRY_MS: integer(300_000, 0, 3_600_000),
+  /**
+   * How often the reconciler compares stored pages, extractions and search documents and queues what
+   * is missing or stale (docs/reliability.md); it also runs when a worker starts.
+   */
+  WINNOW_RECONCILE_EVERY_MS: integer(300_000, 1000, 86_400_000),
+  /** Jobs one reconciler run queues at most, per kind of finding: a large loss is made good over several runs. */
+  WINNOW_RECONCILE_LIMIT: integer(10_000, 1, 1_000_000),
   /** Attempts per job before it is kept as failed; retries back off exponentially. */
   WINNOW_JOB_ATTEMPTS: integer(4, 1, 50),
   WINNOW_JOB_BACKOFF_MS: integer(1000, 0, 600_000),

@@ -101,9 +101,9 @@ export class PipelineMetrics {
   );
 
   /**
-   * What the reconciler found out of step and put right, by kind. Nothing counts it in this build:
-   * the reconciler (a sweep that compares the database, the queues and the index) counts here
-   * once it runs, so the dashboard's panel and the alerts written on it need no change.
+   * What the reconciler (`reconcile` in @winnow/runtime: a sweep comparing the database, the queues
+   * and the index) found out of step and queued, by kind: `unextracted`, `unindexed`,
+   * `stale-document`, `orphan-document`, `schedule`.
    */
   readonly reconcilerFindings = this.#counter('winnow_reconciler_findings_total', 'Inconsistencies the reconciler found and repaired, by kind', ['kind']);
 

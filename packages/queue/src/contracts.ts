@@ -15,6 +15,8 @@ export const JOB_CONTRACTS = {
   extract: z.object({ pageId: id }).strict(),
   /** Put one page's extraction into the search index. */
   index: z.object({ pageId: id }).strict(),
+  /** Compare stored pages, extractions, documents and schedules, and queue what is missing (`reconcile` in @winnow/runtime). */
+  reconcile: z.object({ reason: z.enum(['start', 'schedule']) }).strict(),
 } as const;
 
 /**
@@ -66,6 +68,15 @@ export type PageTypeOutcome = PreparationOutcome['pageTypes'][number];
  */
 export function extractionJobId(pageId: number, contentHash: string, templateVersion?: number): string {
   return templateVersion === undefined ? `extract:${pageId}:${contentHash}` : `extract:${pageId}:${contentHash}:v${templateVersion}`;
+}
+
+/**
+ * The deduplication id of an index job for one extraction of a page (its time, ms since the
+ * epoch), or for taking its document out (`remove`): while such a job waits or runs, the reconciler
+ * sees the work in flight and queues nothing.
+ */
+export function indexJobId(pageId: number, version: number | 'remove'): string {
+  return `index:${pageId}:${version}`;
 }
 
 export type QueueName = keyof typeof JOB_CONTRACTS;

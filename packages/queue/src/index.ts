@@ -1,5 +1,6 @@
 export {
   extractionJobId,
+  indexJobId,
   JOB_CONTRACTS,
   JobPayloadError,
   parseJobPayload,

@@ -40,11 +40,12 @@ export {
   templateHealthHistory,
   templateJob,
 } from './templates.js';
-export { type RequeuedJobs, requeueLostJobs } from './lostJobs.js';
+export { FINDING_KINDS, type FindingKind, reconcile, type ReconcileReason, startReconciler } from './reconciler.js';
 export { type Readiness, readiness } from './health.js';
 export { startWorkerPort, type WorkerPort } from './workerPort.js';
 export { exportFormat, exportSite, type SiteExport } from './export.js';
 export { keepPageFailure, runStandalone, type Service, serve } from './service.js';
+export { startPipelineWorker } from './jobs.js';
 export { isUnavailable, whileUnavailable } from './retry.js';
 export { CpuPool } from './cpu/pool.js';
 export type { ExtractTask, PrepareTask } from './cpu/tasks.js';

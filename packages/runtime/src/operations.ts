@@ -12,6 +12,7 @@ import {
   insertCrawl,
   insertSite,
   latestCrawl,
+  latestReconcilerRun,
   listPageFailures,
   listSiteNames,
   listSites,
@@ -26,6 +27,7 @@ import {
   type NotAdmitted,
   type CrawlLogOutcome,
   type PageFailure,
+  type ReconcilerRun,
   type Site,
   type SiteCounts,
   type StoodFor,
@@ -92,8 +94,9 @@ export function recrawlScheduleId(siteId: number): string {
 
 /**
  * Registers (or removes, when their interval is 0) the site's periodic template preparation and
- * recrawl, as BullMQ job schedulers. Workers call it again at start for every site, so a Redis that
- * lost its data gets them back. A new schedule first fires one interval from now, not at once as
+ * recrawl, as BullMQ job schedulers. The site's settings in Postgres are the truth, Redis holds
+ * only the timers: the reconciler calls this again for a site whose schedule Redis lost
+ * (`reconcile`), at every worker's start and every `WINNOW_RECONCILE_EVERY_MS`. A new schedule first fires one interval from now, not at once as
  * BullMQ's `every` would: otherwise every process start on a fresh Redis (every command of the
  * embedded default) prepared every site's templates again, and started its recrawl. An existing
  * schedule keeps its next time. One shorter than `MIN_SCHEDULE_MS`, which an earlier version stored
@@ -377,16 +380,19 @@ export interface PipelineStatus {
   failedPages: PageFailure[];
   /** The object store's WARC files and the fetches staged in Postgres for it; null when bodies stay in Postgres. */
   archive: ArchiveTotals | null;
+  /** The reconciler's latest run: what it found out of step and queued, by kind (`reconcile`); null before its first. */
+  reconciler: ReconcilerRun | null;
 }
 
 export async function pipelineStatus(rt: Runtime): Promise<PipelineStatus> {
-  const [counts, sites, queues, failedJobs, failedPages, archive] = await Promise.all([
+  const [counts, sites, queues, failedJobs, failedPages, archive, reconciler] = await Promise.all([
     siteCounts(rt.db),
     listSites(rt.db),
     rt.queues.counts(),
     rt.queues.failedJobs(),
     listPageFailures(rt.db),
     rt.archive ? archiveTotals(rt.db) : null,
+    latestReconcilerRun(rt.db),
   ]);
   const siteStatus = await Promise.all(
     counts.map(async (count) => {
@@ -395,7 +401,7 @@ export async function pipelineStatus(rt: Runtime): Promise<PipelineStatus> {
       return { ...count, indexed: await rt.search.count(count.site), crawl, notAdmitted: crawl ? await notAdmitted(rt.db, crawl.id) : [] };
     }),
   );
-  return { sites: siteStatus, queues, failedJobs, failedPages, archive };
+  return { sites: siteStatus, queues, failedJobs, failedPages, archive, reconciler: reconciler ?? null };
 }
 
 /** True when no crawl is queued or running and no queue holds waiting, active or delayed work. */

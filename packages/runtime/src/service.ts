@@ -1,6 +1,7 @@
 import { loadEnv } from '@winnow/config';
 import { recordPageFailure, type Stage } from '@winnow/storage';
 import { startActivityLog } from './activity.js';
+import { whileUnavailable } from './retry.js';
 import { createLogger, openRuntime, type Runtime } from './runtime.js';
 import { startWorkerPort, type WorkerPort } from './workerPort.js';
 
@@ -83,12 +84,18 @@ export async function runStandalone(name: string, start: (rt: Runtime) => Promis
 
 /**
  * A worker's `onGiveUp` for page jobs: the page is kept in `page_failures` with the error (so
- * `status` shows it) and the failure is logged.
+ * `status` shows it) and the failure is logged. A failure that cannot be written while the
+ * database is down is written once it is back (`WINNOW_INFRA_RETRY_MS`): a page failed for good
+ * with no record of it would be a silent loss.
  */
 export function keepPageFailure(rt: Runtime, stage: Stage): (payload: unknown, error: Error, attempts: number) => Promise<void> {
   return async (payload, error, attempts) => {
     const pageId = (payload as { pageId?: unknown } | null)?.pageId;
-    if (typeof pageId === 'number') await recordPageFailure(rt.db, pageId, stage, error.message, attempts).catch(() => undefined);
+    if (typeof pageId === 'number') {
+      await whileUnavailable(() => recordPageFailure(rt.db, pageId, stage, error.message, attempts), rt.env.WINNOW_INFRA_RETRY_MS).catch(
+        (recordError: unknown) => rt.log.error({ err: recordError, pageId, stage }, `the failure of page ${pageId} could not be recorded`),
+      );
+    }
     rt.log.error(
       { payload, err: error, stage, attempts },
       `${stage} of ${typeof pageId === 'number' ? `page ${pageId}` : 'a page'} failed for good after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${error.message}`,

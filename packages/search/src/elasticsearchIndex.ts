@@ -326,7 +326,10 @@ export class ElasticsearchIndex implements SearchIndex {
         if (pending.length > 0) throw new NotTakenYet(pending.length);
       });
     } catch (error) {
-      if (error instanceof NotTakenYet) throw new Error(`Elasticsearch did not take ${error.count} document(s) within ${this.#retryForMs} ms`);
+      if (error instanceof NotTakenYet)
+        throw new SearchIndexError(`Elasticsearch did not take ${error.count} document(s) within ${this.#retryForMs} ms`, { unavailable: true });
+      if (isTransient(error))
+        throw new SearchIndexError(`Elasticsearch did not answer the write (${(error as Error).name})`, { cause: error, unavailable: true });
       throw error;
     }
   }
@@ -382,10 +385,11 @@ export class ElasticsearchIndex implements SearchIndex {
     try {
       return await work();
     } catch (error) {
+      const unavailable = isTransient(error);
       if (error instanceof errors.ResponseError)
-        throw new SearchIndexError(`Elasticsearch answered HTTP ${error.statusCode ?? '?'} to ${what}`, { cause: error });
+        throw new SearchIndexError(`Elasticsearch answered HTTP ${error.statusCode ?? '?'} to ${what}`, { cause: error, unavailable });
       if (error instanceof errors.ElasticsearchClientError)
-        throw new SearchIndexError(`Elasticsearch did not answer ${what} (${error.name})`, { cause: error });
+        throw new SearchIndexError(`Elasticsearch did not answer ${what} (${error.name})`, { cause: error, unavailable });
       throw new SearchIndexError(`${what} failed`, { cause: error });
     }
   }

@@ -46,6 +46,12 @@ export const MAX_RESULT_WINDOW = 10_000;
  */
 export class SearchIndexError extends Error {
   override readonly name = 'SearchIndexError';
+  /** True when the engine could not be reached (refused, timed out, overloaded): worth waiting for, and a 503 in the API, not a 500. */
+  readonly unavailable: boolean;
+  constructor(message: string, options: ErrorOptions & { unavailable?: boolean } = {}) {
+    super(message, options);
+    this.unavailable = options.unavailable ?? false;
+  }
 }
 
 /** The search index the indexer writes and the API reads; Postgres full-text or Elasticsearch. */

@@ -76,6 +76,16 @@ function openPostgres(url: string, poolSize: number, onError: (error: Error) => 
     ...onClient(pool),
     async transaction(work) {
       const client = await pool.connect();
+      // A checked-out client has no pool listener: a server that ends the connection between two of
+      // the transaction's statements (a shutdown) would emit an unheard 'error' and crash the
+      // process. Heard here, the error fails the transaction's next statement instead, and the
+      // broken client is discarded rather than given back.
+      let lost: Error | undefined;
+      const onLost = (error: Error) => {
+        lost = error;
+        onError(error);
+      };
+      client.on('error', onLost);
       try {
         await client.query('BEGIN');
         const result = await work(onClient(client));
@@ -85,7 +95,8 @@ function openPostgres(url: string, poolSize: number, onError: (error: Error) => 
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        client.off('error', onLost);
+        client.release(lost);
       }
     },
     close: () => pool.end(),

@@ -27,6 +27,12 @@ export async function clearPageFailures(db: Queryable, pageIds: readonly number[
   await db.query('DELETE FROM page_failures WHERE page_id = ANY($1::int[]) AND stage = $2', [pageIds, stage]);
 }
 
+/** The pages whose failure at a stage is recorded: the reconciler leaves them to `status` instead of queueing them again and again. */
+export async function failedPageIds(db: Queryable, stage: Stage): Promise<Set<number>> {
+  const rows = await db.query<{ page_id: number }>('SELECT page_id FROM page_failures WHERE stage = $1', [stage]);
+  return new Set(rows.map((row) => row.page_id));
+}
+
 export async function listPageFailures(db: Queryable, limit = 100): Promise<PageFailure[]> {
   const rows = await db.query<{ page_id: number; url: string; site: string; stage: Stage; error: string; attempts: number; failed_at: Date }>(
     `SELECT f.page_id, p.url, s.name AS site, f.stage, f.error, f.attempts, f.failed_at

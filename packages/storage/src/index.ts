@@ -150,4 +150,14 @@ export {
   type NotAdmittedCount,
   type NotAdmittedReason,
 } from './notAdmitted.js';
-export { clearPageFailures, listPageFailures, recordPageFailure, siteCounts, type PageFailure, type SiteCounts, type Stage } from './failures.js';
+export { type Finding, latestReconcilerRun, recordReconcilerRun, type ReconcilerRun } from './reconcilerRuns.js';
+export {
+  clearPageFailures,
+  failedPageIds,
+  listPageFailures,
+  recordPageFailure,
+  siteCounts,
+  type PageFailure,
+  type SiteCounts,
+  type Stage,
+} from './failures.js';

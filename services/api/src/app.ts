@@ -35,7 +35,7 @@ import { createRequire } from 'node:module';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { bearerGuard, type Access } from './auth.js';
 import { JSON_MEDIA_TYPES, parseJsonBody, requireJsonBody } from './body.js';
-import { type ApiErrorCode, codeOf, errorAnswer, RequestRefusedError } from './errors.js';
+import { type ApiErrorCode, codeOf, errorAnswer, RequestRefusedError, unavailableMessage } from './errors.js';
 import { hostGuard } from './hosts.js';
 import { COMPONENTS, queryNames, SCHEMAS } from './schemas.js';
 
@@ -184,15 +184,18 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(JSON_MEDIA_TYPES, { parseAs: 'string' }, async (_request: unknown, body: string) => parseJsonBody(body));
 
-  app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
+  app.setErrorHandler(async (error: Error & { statusCode?: number }, _request, reply) => {
     const code = codeOf(error);
     if (code === 'internal') rt.log.error({ err: error }, 'request failed');
+    let message = code === 'internal' ? 'internal error' : error.message;
     if (code === 'unavailable') {
-      rt.log.warn({ err: error }, 'request failed: the database or Redis cannot be reached');
+      // Named as `/ready` finds them: which engine failed is what an operator (and a client deciding to retry) needs.
+      const { checks } = await readiness(rt);
+      message = unavailableMessage(rt.search.kind, checks);
+      rt.log.warn({ err: error, checks }, `request failed: ${message}`);
       void reply.header('retry-after', '5');
     }
     if (error instanceof RequestRefusedError && error.challenge) void reply.header('www-authenticate', error.challenge);
-    const message = code === 'internal' ? 'internal error' : code === 'unavailable' ? 'the database or Redis cannot be reached now; try again' : error.message;
     sendError(reply, code, message);
   });
 

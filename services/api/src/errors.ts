@@ -1,5 +1,5 @@
 import { type ErrorCode, WinnowError } from '@winnow/config';
-import { isUnavailable } from '@winnow/runtime';
+import { isUnavailable, type Readiness } from '@winnow/runtime';
 
 /**
  * How errors become HTTP answers, in one place. Every error the API answers, whoever found it (an
@@ -109,4 +109,21 @@ export function codeOf(error: Error & { statusCode?: number; code?: unknown }): 
 /** An error answer's status and body, from its code. */
 export function errorAnswer(code: ApiErrorCode, message: string): { status: number; body: ApiErrorBody } {
   return { status: STATUS_BY_CODE[code], body: { error: message, code } };
+}
+
+/**
+ * What an `unavailable` answer says: the engines that cannot be reached, by the variable that
+ * names each, from the checks of `/ready`. With the Postgres full-text index, a failed search check
+ * is the database's failure, said once. When every check passes again (a blip), no engine is named.
+ */
+export function unavailableMessage(searchKind: 'postgres' | 'elasticsearch', checks: Readiness['checks']): string {
+  const down = [
+    ...(checks.database === 'failed' ? ['the database (Postgres, DATABASE_URL)'] : []),
+    ...(checks.redis === 'failed' ? ['Redis (REDIS_URL)'] : []),
+    ...(checks.search === 'failed' && (searchKind === 'elasticsearch' || checks.database !== 'failed')
+      ? [searchKind === 'elasticsearch' ? 'the search index (Elasticsearch, ELASTICSEARCH_URL)' : 'the search index (Postgres full-text)']
+      : []),
+  ];
+  if (down.length === 0) return 'an engine of the pipeline could not be reached; try again';
+  return `${down.join(' and ')} cannot be reached now; try again`;
 }

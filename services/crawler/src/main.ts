@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runStandalone } from '@winnow/runtime';
+import { runStandalone, startReconciler } from '@winnow/runtime';
 import { startCrawler } from './index.js';
 
-await runStandalone('crawler', (rt) => [startCrawler(rt)]);
+await runStandalone('crawler', async (rt) => [startCrawler(rt), await startReconciler(rt)]);

@@ -61,12 +61,13 @@ export class TemplateCache {
  * (`WINNOW_FALLBACK_METHOD`, `reader` by default). A page whose extraction stands (of its body,
  * and of the current template version or trusted by the self-check under an earlier one) is not
  * extracted again (null). Everything the job reads of the page and its site comes in one query,
- * its body through the body store, and the extraction is written in one. A missing page, or a body that is not a readable
- * HTML document, fails for good.
+ * its body through the body store, and the extraction is written in one. A page that no longer
+ * exists (its site was removed after the job was queued) is `vanished`: nothing to do, and nothing
+ * failed. A page without a body, or a body that is not a readable HTML document, fails for good.
  */
-export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: number, watch?: NewPageTypes): Promise<Extraction | null> {
+export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: number, watch?: NewPageTypes): Promise<Extraction | null | 'vanished'> {
   const input = await extractionInput(rt.db, pageId);
-  if (!input) throw new UnrecoverableError(`page ${pageId} does not exist`);
+  if (!input) return 'vanished';
   if (input.current) return null;
   const { url, contentHash, siteId, templateVersion } = input;
   if (!contentHash) throw new UnrecoverableError(`page ${pageId} (${url}) has no stored body: ${input.fetchError ?? 'not fetched'}`);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runStandalone } from '@winnow/runtime';
+import { runStandalone, startReconciler } from '@winnow/runtime';
 import { startExtractor } from './index.js';
 
-await runStandalone('extractor', (rt) => [startExtractor(rt)]);
+await runStandalone('extractor', async (rt) => [startExtractor(rt), await startReconciler(rt)]);

@@ -1,5 +1,5 @@
-import { startWorker, UnrecoverableError } from '@winnow/queue';
-import { keepPageFailure, type Runtime, type Service } from '@winnow/runtime';
+import { UnrecoverableError } from '@winnow/queue';
+import { keepPageFailure, type Runtime, type Service, startPipelineWorker } from '@winnow/runtime';
 import { documentIdFor, type IndexDocument } from '@winnow/search';
 import { clearPageFailures, type IndexablePage, indexablePages, pagePresence, resolveDuplicates } from '@winnow/storage';
 import { Batcher } from './batcher.js';
@@ -106,7 +106,8 @@ function countOutcomes(rt: Runtime, batch: IndexedBatch): void {
  * the configuration) that are written in one call to the index. Workers take no more jobs than
  * one batch holds, which is the backpressure on the index. The job of a page that no longer exists
  * completes as skipped (logged at debug), a duplicate's as `duplicate` with the URL that stands
- * for it; a page without an extraction fails its job.
+ * for it; a page without an extraction fails its job. A batch that fails because the database or the
+ * index cannot be reached is added again by each of its jobs once the outage ends (`startPipelineWorker`).
  */
 export function startIndexer(rt: Runtime): Service {
   const batcher = new Batcher<number, IndexJobResult>(
@@ -127,7 +128,7 @@ export function startIndexer(rt: Runtime): Service {
     rt.env.WINNOW_INDEX_BATCH_SIZE,
     rt.env.WINNOW_INDEX_FLUSH_MS,
   );
-  const worker = startWorker(rt.queueSettings, 'index', async ({ pageId }) => batcher.add(pageId), {
+  const worker = startPipelineWorker(rt, 'index', async ({ pageId }) => batcher.add(pageId), {
     concurrency: rt.env.WINNOW_INDEX_BATCH_SIZE,
     onGiveUp: keepPageFailure(rt, 'index'),
   });

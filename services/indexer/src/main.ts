@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runStandalone } from '@winnow/runtime';
+import { runStandalone, startReconciler } from '@winnow/runtime';
 import { startIndexer } from './index.js';
 
-await runStandalone('indexer', (rt) => [startIndexer(rt)]);
+await runStandalone('indexer', async (rt) => [startIndexer(rt), await startReconciler(rt)]);

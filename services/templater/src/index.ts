@@ -1,18 +1,17 @@
-import { type JobPayload, type PreparationOutcome, startWorker } from '@winnow/queue';
-import { type Runtime, type Service, syncSchedules } from '@winnow/runtime';
-import { findSiteById, listSites } from '@winnow/storage';
+import type { JobPayload, PreparationOutcome } from '@winnow/queue';
+import { type Runtime, type Service, startPipelineWorker } from '@winnow/runtime';
+import { findSiteById } from '@winnow/storage';
 import { prepareSite } from './prepareSite.js';
 
 export { prepareSite, SAMPLE_SIZE } from './prepareSite.js';
 
 /**
  * Consumes `template` jobs (see `prepareSite`; an analyst's `manual` run re-extracts every page if
- * it stores a new version, else the pages an earlier version read). On start it registers every site's schedule again,
- * since a private Redis forgets them when its process ends.
+ * it stores a new version, else the pages an earlier version read). The sites' schedules that
+ * Redis lost (a private Redis ends with its process) are registered again by the reconciler.
  */
 export async function startTemplater(rt: Runtime): Promise<Service> {
-  for (const site of await listSites(rt.db)) await syncSchedules(rt, site);
-  const worker = startWorker(rt.queueSettings, 'template', async ({ siteId, reason }) => {
+  const worker = startPipelineWorker(rt, 'template', async ({ siteId, reason }) => {
     const site = await findSiteById(rt.db, siteId);
     if (!site) return { skipped: `site ${siteId} no longer exists` };
     const outcome = await prepareSite(rt, siteId, { reextractAll: reason === 'manual' });

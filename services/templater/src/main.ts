@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runStandalone } from '@winnow/runtime';
+import { runStandalone, startReconciler } from '@winnow/runtime';
 import { startTemplater } from './index.js';
 
-await runStandalone('templater', async (rt) => [await startTemplater(rt)]);
+await runStandalone('templater', async (rt) => [await startTemplater(rt), await startReconciler(rt)]);

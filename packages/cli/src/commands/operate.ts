@@ -1,5 +1,5 @@
 import { type ApiService, startApi } from '@winnow/api';
-import { type CrawlLogPage, pipelineStatus, type PipelineStatus, type RemovedSite, type Runtime, serve } from '@winnow/runtime';
+import { type CrawlLogPage, pipelineStatus, type PipelineStatus, type RemovedSite, type Runtime, serve, startReconciler } from '@winnow/runtime';
 import { CRAWL_OUTCOMES, type CrawlCounts, type NotAdmittedReason, CRAWL_LOG_OUTCOMES, type CrawlLogOutcome, type Site } from '@winnow/storage';
 import type { SearchResult } from '../apiClient.js';
 import { localOperator, withOperator, type Operator } from '../operator.js';
@@ -41,7 +41,7 @@ export async function workerCommand(name: string): Promise<void> {
     process.stderr.write('warning: no REDIS_URL: this worker has a private Redis that no other process can enqueue into\n');
   await serve(
     rt,
-    async () => [await start(rt)],
+    async () => (name === 'api' ? [await start(rt)] : [await start(rt), await startReconciler(rt)]),
     (_services, metricsUrl) => process.stderr.write(`worker ${name} started${metricsUrl ? `; metrics on ${metricsUrl}` : ''}\n`),
   );
 }
@@ -328,6 +328,8 @@ export function formatStatus(status: PipelineStatus, sites?: readonly string[]):
         `object store: ${archive.files} WARC files, ${megabytes(archive.bytes)}, ${archive.records} records; ${archive.staged} fetches waiting in Postgres for it`,
       );
     }
+    // An API older than the reconciler sends no `reconciler`.
+    if (status.reconciler) lines.push(formatReconcilerRun(status.reconciler));
     for (const [queue, counts] of Object.entries(status.queues)) {
       lines.push(`queue ${queue}: ${counts.waiting} waiting, ${counts.active} active, ${counts.delayed} delayed, ${counts.failed} failed`);
     }
@@ -336,6 +338,15 @@ export function formatStatus(status: PipelineStatus, sites?: readonly string[]):
     for (const page of status.failedPages) lines.push(`failed page ${page.url} (${page.stage}) after ${page.attempts} attempts: ${page.error}`);
   }
   return lines.map((line) => `${line}\n`).join('');
+}
+
+/** The reconciler's latest run in one line: when, why, and what it found and queued by kind (only the kinds it found). */
+export function formatReconcilerRun(run: NonNullable<PipelineStatus['reconciler']>): string {
+  const found = Object.entries(run.findings).filter(([, finding]) => finding.found > 0);
+  const said =
+    found.length === 0 ? 'nothing out of step' : `found ${found.map(([kind, { found: n, queued }]) => `${n} ${kind} (${queued} queued)`).join(', ')}`;
+  // Dates arrive as strings through the API.
+  return `reconciler: last run ${new Date(run.finishedAt).toISOString()} (${run.reason}): ${said}`;
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;

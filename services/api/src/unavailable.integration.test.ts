@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { loadEnv } from '@winnow/config';
+import { freePort } from '@winnow/queue/testing';
+import { addSite, openRuntime, type Runtime } from '@winnow/runtime';
+import { ElasticsearchIndex } from '@winnow/search';
+import { type PostgresServer, startPostgresServer } from '@winnow/storage/testing';
+import type { FastifyInstance } from 'fastify';
+import { buildApi } from './index.js';
+
+const TOKEN = randomBytes(24).toString('hex');
+
+/** A GET through `app.inject`, with the API's own Host and an operator's token. */
+async function get(app: FastifyInstance, path: string): Promise<{ status: number; body: unknown; retryAfter: unknown }> {
+  const response = await app.inject({ method: 'GET', url: path, headers: { host: 'localhost:8080', authorization: `Bearer ${TOKEN}` } });
+  return { status: response.statusCode, body: response.json(), retryAfter: response.headers['retry-after'] };
+}
+
+describe('while an engine is down, /search and /status answer 503 naming it, in the one error shape', () => {
+  test('Postgres stopped (its own server): 503 naming the database, then 200 once it is back', async () => {
+    const postgres: PostgresServer = await startPostgresServer();
+    const rt = await openRuntime(loadEnv({ DATABASE_URL: postgres.url, ELASTICSEARCH_URL: '', WINNOW_LOG_LEVEL: 'silent', WINNOW_API_TOKEN: TOKEN }));
+    const app = buildApi(rt);
+    try {
+      await addSite(rt, { name: 'harbour', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true });
+      await postgres.stop();
+      for (const path of ['/status', '/search?q=harbour']) {
+        const answer = await get(app, path);
+        assert.equal(answer.status, 503, `${path}: ${JSON.stringify(answer.body)}`);
+        assert.deepEqual(answer.body, { error: 'the database (Postgres, DATABASE_URL) cannot be reached now; try again', code: 'unavailable' }, path);
+        assert.equal(answer.retryAfter, '5');
+      }
+      await postgres.start();
+      assert.equal((await get(app, '/status')).status, 200);
+      assert.equal((await get(app, '/search?q=harbour')).status, 200);
+    } finally {
+      await app.close();
+      await rt.close();
+      await postgres.destroy();
+    }
+  });
+
+  describe('Elasticsearch that cannot be reached (nothing listens on its port)', () => {
+    let rt: Runtime;
+    let es: ElasticsearchIndex;
+    let app: FastifyInstance;
+    before(async () => {
+      rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_API_TOKEN: TOKEN }));
+      await addSite(rt, { name: 'harbour', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true });
+      es = new ElasticsearchIndex({ url: `http://127.0.0.1:${await freePort()}`, retryForMs: 0 });
+      app = buildApi({ ...rt, search: es });
+    });
+    after(async () => {
+      await app?.close();
+      await es?.close();
+      await rt?.close();
+    });
+
+    test('503 naming the search index', async () => {
+      for (const path of ['/status', '/search?q=harbour']) {
+        const answer = await get(app, path);
+        assert.equal(answer.status, 503, `${path}: ${JSON.stringify(answer.body)}`);
+        assert.deepEqual(
+          answer.body,
+          { error: 'the search index (Elasticsearch, ELASTICSEARCH_URL) cannot be reached now; try again', code: 'unavailable' },
+          path,
+        );
+      }
+    });
+  });
+});
