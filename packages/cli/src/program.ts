@@ -1,9 +1,10 @@
-import { Command, type CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { EXPORT_FORMATS, MAX_PAGE_SIZE } from '@winnow/config/paging';
 import { SITE_DEFAULTS } from '@winnow/config/siteDefaults';
 import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
 import { CRAWL_LOG_OUTCOMES } from '@winnow/storage/outcomes';
 import { USAGE_EXIT_CODE } from './usageError.js';
+import { versionText } from './version.js';
 import { WORKER_NAMES } from './workerNames.js';
 
 /**
@@ -26,6 +27,12 @@ export function buildProgram(): Command {
   const program = new Command('winnow').description('Winnow: learn where a site keeps its main text and extract it in document order').exitOverride((error) => {
     if (error.exitCode !== 0) process.exitCode = isHelp(error) ? error.exitCode : USAGE_EXIT_CODE;
     throw error;
+  });
+  program.option('-V, --version', 'print the version (and the git commit of a checkout)').on('option:version', () => {
+    const text = `${versionText()}\n`;
+    process.stdout.write(text);
+    // As commander's own `.version()` ends, read only when asked for (it may ask git).
+    throw new CommanderError(0, 'commander.version', text);
   });
 
   program
