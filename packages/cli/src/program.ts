@@ -315,6 +315,20 @@ export function buildProgram(): Command {
       ),
     );
   bench
+    .command('cli')
+    .description(
+      'how long winnow takes to answer, against bare node (node -e 0): --help, status and sites list embedded on a data directory the demo filled, status through a running winnow up',
+    )
+    .option('--runs <n>', 'timed runs of each command (the median is kept)', positiveInteger, 5)
+    .option('--articles <n>', 'demo articles per site in the prepared data directory', positiveInteger, 10)
+    .option('--json', 'print one JSON object')
+    .action(
+      lazy(
+        () => import('@winnow/bench'),
+        (module) => module.benchCliCommand,
+      ),
+    );
+  bench
     .command('extract')
     .description('detection ms/page of every template method on the same pages, and CE against FastCE on 10-300 pages of a site')
     .option('--data <dir>', 'folder of the datasets (daniel, dragnet, cleanportaleval); without them the demo corpus is used', '../shared/datasets')
