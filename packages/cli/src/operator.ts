@@ -1,7 +1,6 @@
 import { ApiClient } from './apiClient.js';
-import { commandEnv } from './commandEnv.js';
+import { loadApiEnv } from '@winnow/config/apiEnv';
 import type { Operator } from './operatorContract.js';
-import { followProgress } from './progress.js';
 
 export type { Operator } from './operatorContract.js';
 
@@ -32,8 +31,8 @@ export function remoteOperator(client: ApiClient): Operator {
     search: (params) => client.search(params),
     exportSite: (name, format) => client.exportSite(name, format),
     status: () => client.status(),
-    follow: (sites) =>
-      followProgress(
+    follow: async (sites) =>
+      (await import('./progress.js')).followProgress(
         {
           isIdle: () => client.isIdle(),
           progress: async (followed) => {
@@ -64,7 +63,8 @@ export interface OperatorOptions {
  * that process noted), or, when it noted none, that it serves none and how to get the database back.
  */
 export async function withOperator<T>(work: (operator: Operator) => Promise<T>, options: OperatorOptions = {}): Promise<T> {
-  const env = commandEnv();
+  // The API's settings alone: a command sent to an API loads neither the rest of the configuration nor the pipeline.
+  const env = loadApiEnv();
   if (env.WINNOW_API_URL) return work(remoteOperator(new ApiClient(env.WINNOW_API_URL, env.WINNOW_API_TOKEN)));
   // Loaded only here: the pipeline's modules are no business of a command sent to an API.
   const [{ localOperator }, { withRuntime }, { EmbeddedDatabaseBusyError }] = await Promise.all([
