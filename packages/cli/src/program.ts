@@ -28,6 +28,8 @@ export function buildProgram(): Command {
     if (error.exitCode !== 0) process.exitCode = isHelp(error) ? error.exitCode : USAGE_EXIT_CODE;
     throw error;
   });
+  // Positional: `--version` is the program's before a command, and a command's own after it (`templates show --version 3`).
+  program.enablePositionalOptions();
   program.option('-V, --version', 'print the version (and the git commit of a checkout)').on('option:version', () => {
     const text = `${versionText()}\n`;
     process.stdout.write(text);

@@ -83,4 +83,10 @@ describe('winnow --version', () => {
     assert.equal(code, 0);
     assert.match(stdout, /^winnow \d+\.\d+\.\d+( \(commit [0-9a-f]{12}\))?\n$/);
   });
+
+  it("leaves a command's own --version to the command", async () => {
+    const { code, stdout } = await loadedBy(['templates', 'show', 'tide', '--version', '3']);
+    assert.equal(code, 1); // no site named tide in an empty database
+    assert.equal(stdout, '');
+  });
 });
