@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CreateBucketCommand, GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { ConfigError, type Env } from '@winnow/config';
 import pRetry from 'p-retry';
 
@@ -82,7 +82,11 @@ export function objectStoreOptions(env: Env): ObjectStoreOptions | undefined {
  */
 export class ObjectStore {
   readonly bucket: string;
-  readonly #client: S3Client;
+  /**
+   * The SDK and its client, loaded when a store is made: `@aws-sdk/client-s3` costs a process that
+   * keeps its bodies in Postgres (the default) a quarter of a second at every start.
+   */
+  readonly #sdk: Promise<{ s3: typeof import('@aws-sdk/client-s3'); client: S3Client }>;
   readonly #retryForMs: number;
   readonly #where: string;
   #bucketReady: Promise<void> | undefined;
@@ -91,30 +95,35 @@ export class ObjectStore {
     this.bucket = options.bucket;
     this.#retryForMs = options.retryForMs;
     this.#where = `the object store ${options.endpoint ?? `AWS S3 (${options.region})`}, bucket ${options.bucket}`;
-    this.#client = new S3Client({
-      region: options.region,
-      ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
-      ...(options.credentials ? { credentials: options.credentials } : {}),
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      requestHandler: { connectionTimeout: 5000, requestTimeout: 120_000 },
-      maxAttempts: 2,
-    });
+    this.#sdk = import('@aws-sdk/client-s3').then((s3) => ({
+      s3,
+      client: new s3.S3Client({
+        region: options.region,
+        ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
+        ...(options.credentials ? { credentials: options.credentials } : {}),
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+        requestHandler: { connectionTimeout: 5000, requestTimeout: 120_000 },
+        maxAttempts: 2,
+      }),
+    }));
   }
 
   /** Writes `body` under `key` (replacing nothing: keys name their content). */
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     await this.#ensureBucket();
     const md5 = createHash('md5').update(body).digest('base64');
-    await this.#send(() => this.#client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, ContentMD5: md5 })));
+    const { s3, client } = await this.#sdk;
+    await this.#send(() => client.send(new s3.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, ContentMD5: md5 })));
   }
 
   /** Bytes [offset, offset + length) of an object, retried while the store is unreachable. */
   async getRange(key: string, offset: number, length: number): Promise<Buffer> {
     return pRetry(
       async () => {
+        const { s3, client } = await this.#sdk;
         const bytes = await this.#send(async () => {
-          const answer = await this.#client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${offset}-${offset + length - 1}` }));
+          const answer = await client.send(new s3.GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${offset}-${offset + length - 1}` }));
           return Buffer.from((await answer.Body?.transformToByteArray()) ?? new Uint8Array());
         });
         if (bytes.length !== length) throw new Error(`${this.#where}: ${key} bytes ${offset}+${length} came back as ${bytes.length} bytes`);
@@ -131,17 +140,18 @@ export class ObjectStore {
   }
 
   close(): void {
-    this.#client.destroy();
+    void this.#sdk.then(({ client }) => client.destroy());
   }
 
   /** The bucket, created if it does not exist: once per process, again after a failure. */
   #ensureBucket(): Promise<void> {
     this.#bucketReady ??= this.#send(async () => {
+      const { s3, client } = await this.#sdk;
       try {
-        await this.#client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+        await client.send(new s3.HeadBucketCommand({ Bucket: this.bucket }));
       } catch (error) {
-        if (!(error instanceof S3ServiceException) || error.$metadata.httpStatusCode !== 404) throw error;
-        await this.#client.send(new CreateBucketCommand({ Bucket: this.bucket })).catch((failure: unknown) => {
+        if (!(error instanceof s3.S3ServiceException) || error.$metadata.httpStatusCode !== 404) throw error;
+        await client.send(new s3.CreateBucketCommand({ Bucket: this.bucket })).catch((failure: unknown) => {
           // Another process created it meanwhile.
           if ((failure as { name?: string }).name !== 'BucketAlreadyOwnedByYou') throw failure;
         });

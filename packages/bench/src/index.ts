@@ -1,2 +1,3 @@
+export { benchCliCommand, type CliBenchFlags } from './cliBench.js';
 export { benchCrawlCommand, type CrawlBenchFlags } from './crawlBench.js';
 export { benchIndexCommand, type IndexBenchFlags } from './indexBench.js';

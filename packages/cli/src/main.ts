@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
-import { WinnowError } from '@winnow/config';
+import { WinnowError } from '@winnow/config/errors';
 import { ApiError } from './apiClient.js';
 import { buildProgram } from './program.js';
 import { tolerateClosedStdout } from './stdout.js';

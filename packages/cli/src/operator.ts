@@ -1,128 +1,8 @@
-import {
-  addSite,
-  crawlLog,
-  exportSite,
-  type CrawlLogPage,
-  type CrawlLogParams,
-  EmbeddedDatabaseBusyError,
-  type HealthHistoryPage,
-  type HealthHistoryParams,
-  listSites,
-  openCrawl,
-  pageExtraction,
-  pipelineStatus,
-  type RemovedSite,
-  removeSite,
-  replaceSite,
-  requestTemplates,
-  search,
-  sitePages,
-  type SitePages,
-  type SitePagesParams,
-  siteTemplates,
-  type TemplateDiff,
-  templateDiff,
-  type TemplateDiffParams,
-  templateHealthHistory,
-  templateJob,
-  templateVersion,
-  type TemplateVersionView,
-  startCrawl,
-  stopCrawl,
-  updateSite,
-  type PipelineStatus,
-  type Runtime,
-  type SearchParams,
-  type TemplateJob,
-} from '@winnow/runtime';
-import type { ExportFormat } from '@winnow/config';
-import type { Crawl, PageExtraction, Site, TemplateSummary } from '@winnow/storage';
-import { ApiClient, type SearchResult } from './apiClient.js';
-import { closeAll, commandEnv, followPipeline, startWorkers, withRuntime } from './pipeline.js';
-import { followProgress } from './progress.js';
+import { ApiClient } from './apiClient.js';
+import { loadApiEnv } from '@winnow/config/apiEnv';
+import type { Operator } from './operatorContract.js';
 
-/**
- * What the operator commands do to a pipeline, whether it is opened here (the database, Redis and
- * index of this machine's configuration) or reached through a running API (`WINNOW_API_URL`):
- * the commands are written once against this and print the same either way.
- */
-export interface Operator {
-  /** True when the pipeline's workers run only while this command runs them (embedded, a private Redis). */
-  readonly runsWorkersHere: boolean;
-  addSite(input: Record<string, unknown>): Promise<Site>;
-  /** Applies a JSON merge patch to the site's configuration (`updateSite`); returns the site as stored. */
-  updateSite(name: string, patch: Record<string, unknown>): Promise<Site>;
-  listSites(): Promise<Site[]>;
-  /** Removes a site with everything of it; says what was removed. */
-  removeSite(name: string): Promise<RemovedSite>;
-  /** Replaces a site's whole configuration (`PUT`): settings it leaves out take their defaults. */
-  replaceSite(name: string, config: Record<string, unknown>): Promise<Site>;
-  startCrawl(name: string): Promise<Crawl>;
-  /**
-   * The site's open crawl when the workers run only in this process (`runsWorkersHere`): nothing
-   * else works on it, so it is one an interrupted command left, to be resumed. Undefined otherwise
-   * (where workers run elsewhere, an open crawl is theirs).
-   */
-  unfinishedCrawl(name: string): Promise<Crawl | undefined>;
-  /** Stops the site's queued or running crawl; undefined when it had none. */
-  stopCrawl(name: string): Promise<Crawl | undefined>;
-  crawlLog(name: string, params: CrawlLogParams): Promise<CrawlLogPage>;
-  /** The site's pages with their extraction (`sitePages`). */
-  sitePages(name: string, params: SitePagesParams): Promise<SitePages>;
-  /** One page's extraction in full (`pageExtraction`); `site` when two sites crawled the URL. */
-  page(url: string, site?: string): Promise<PageExtraction>;
-  /** Queues an analyst's template preparation; returns the job's id. */
-  requestTemplates(name: string): Promise<string>;
-  templateJob(name: string, id: string): Promise<TemplateJob>;
-  listTemplates(site?: string): Promise<TemplateSummary[]>;
-  /** One version of the site's templates in full, the current one unless `version` is given (`templateVersion`). */
-  templateVersion(site: string, params: { version?: number | undefined; pageType?: string | undefined }): Promise<TemplateVersionView>;
-  /** What changed in the site's templates between two versions (`templateDiff`). */
-  templateDiff(site: string, params: TemplateDiffParams): Promise<TemplateDiff>;
-  /** The site's page types' health records, newest first, paged (`templateHealthHistory`). */
-  templateHealth(site: string, params: HealthHistoryParams): Promise<HealthHistoryPage>;
-  search(params: SearchParams): Promise<SearchResult>;
-  /** A site's export as it is read (`exportSite`); consumed before the operator is closed. */
-  exportSite(name: string, format: ExportFormat): Promise<AsyncIterable<string | Uint8Array>>;
-  status(): Promise<PipelineStatus>;
-  /** Waits until the pipeline is idle, with progress bars on stderr; runs the workers meanwhile when they run nowhere else. */
-  follow(sites: readonly string[]): Promise<void>;
-}
-
-/** The pipeline opened in this process. */
-export function localOperator(rt: Runtime): Operator {
-  return {
-    runsWorkersHere: rt.privateRedis,
-    addSite: (input) => addSite(rt, input),
-    updateSite: (name, patch) => updateSite(rt, name, patch),
-    listSites: () => listSites(rt.db),
-    removeSite: (name) => removeSite(rt, name),
-    replaceSite: (name, config) => replaceSite(rt, name, config),
-    startCrawl: (name) => startCrawl(rt, name),
-    unfinishedCrawl: async (name) => (rt.privateRedis ? openCrawl(rt, name) : undefined),
-    stopCrawl: (name) => stopCrawl(rt, name),
-    crawlLog: (name, params) => crawlLog(rt, name, params),
-    sitePages: (name, params) => sitePages(rt, name, params),
-    page: (url, site) => pageExtraction(rt, { url, site }),
-    requestTemplates: async (name) => (await requestTemplates(rt, name)).job,
-    templateJob: (name, id) => templateJob(rt, name, id),
-    listTemplates: (site) => siteTemplates(rt, site),
-    templateVersion: (site, params) => templateVersion(rt, site, params),
-    templateDiff: (site, params) => templateDiff(rt, site, params),
-    templateHealth: (site, params) => templateHealthHistory(rt, site, params),
-    search: (params) => search(rt, params),
-    exportSite: async (name, format) => (await exportSite(rt, name, format)).chunks,
-    status: () => pipelineStatus(rt),
-    follow: async (sites) => {
-      const services = rt.privateRedis ? await startWorkers(rt) : [];
-      try {
-        await followPipeline(rt, sites);
-      } finally {
-        await closeAll(services);
-      }
-    },
-  };
-}
+export type { Operator } from './operatorContract.js';
 
 /** How often a crawl followed through the API is polled: each poll reads the whole status. */
 const REMOTE_POLL_MS = 1000;
@@ -151,8 +31,8 @@ export function remoteOperator(client: ApiClient): Operator {
     search: (params) => client.search(params),
     exportSite: (name, format) => client.exportSite(name, format),
     status: () => client.status(),
-    follow: (sites) =>
-      followProgress(
+    follow: async (sites) =>
+      (await import('./progress.js')).followProgress(
         {
           isIdle: () => client.isIdle(),
           progress: async (followed) => {
@@ -167,17 +47,33 @@ export function remoteOperator(client: ApiClient): Operator {
   };
 }
 
+export interface OperatorOptions {
+  /**
+   * The command may follow the pipeline (`follow`), which runs the workers in this process when
+   * they run nowhere else: the embedded database is then maintained as a server's. The other
+   * commands open it for a moment and end, without that maintenance.
+   */
+  follows?: boolean;
+}
+
 /**
  * Runs an operator command: through the API at `WINNOW_API_URL` when it is set, else on the
  * pipeline opened here (closed afterwards). When the embedded database is held by another
  * process (such as `winnow up`), the error says how to use that process's API instead (the address
  * that process noted), or, when it noted none, that it serves none and how to get the database back.
  */
-export async function withOperator<T>(work: (operator: Operator) => Promise<T>): Promise<T> {
-  const env = commandEnv();
+export async function withOperator<T>(work: (operator: Operator) => Promise<T>, options: OperatorOptions = {}): Promise<T> {
+  // The API's settings alone: a command sent to an API loads neither the rest of the configuration nor the pipeline.
+  const env = loadApiEnv();
   if (env.WINNOW_API_URL) return work(remoteOperator(new ApiClient(env.WINNOW_API_URL, env.WINNOW_API_TOKEN)));
+  // Loaded only here: the pipeline's modules are no business of a command sent to an API.
+  const [{ localOperator }, { withRuntime }, { EmbeddedDatabaseBusyError }] = await Promise.all([
+    import('./localOperator.js'),
+    import('./pipeline.js'),
+    import('@winnow/runtime'),
+  ]);
   try {
-    return await withRuntime((rt) => work(localOperator(rt)));
+    return await withRuntime((rt) => work(localOperator(rt)), {}, { runsWorkers: options.follows === true });
   } catch (error) {
     if (!(error instanceof EmbeddedDatabaseBusyError)) throw error;
     if (error.apiUrl === undefined) {

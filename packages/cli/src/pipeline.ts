@@ -1,21 +1,24 @@
-import { startApi } from '@winnow/api';
-import { loadEnv, type Env } from '@winnow/config';
-import { startCrawler } from '@winnow/crawler';
-import { startExtractor } from '@winnow/extractor';
-import { startIndexer } from '@winnow/indexer';
 import { createLogger, isIdle, openRuntime, type Runtime, type Service, startReconciler } from '@winnow/runtime';
 import { siteCounts } from '@winnow/storage';
-import { startTemplater } from '@winnow/templater';
+import { commandEnv } from './commandEnv.js';
 import { followProgress, type PipelineWatch } from './progress.js';
 import type { WorkerName } from './workerNames.js';
 
-/** The pipeline's workers by name, as `winnow worker <name>` starts them. */
-export const WORKERS: Record<WorkerName, (rt: Runtime) => Promise<Service> | Service> = {
-  crawler: startCrawler,
-  templater: startTemplater,
-  extractor: startExtractor,
-  indexer: startIndexer,
-  api: (rt) => startApi(rt),
+type StartWorker = (rt: Runtime) => Promise<Service> | Service;
+
+/**
+ * The pipeline's workers by name, as `winnow worker <name>` starts them, each loaded when started:
+ * the crawler alone brings Crawlee and Playwright, which a command that runs no crawl never needs.
+ */
+export const WORKERS: Record<WorkerName, () => Promise<StartWorker>> = {
+  crawler: async () => (await import('@winnow/crawler')).startCrawler,
+  templater: async () => (await import('@winnow/templater')).startTemplater,
+  extractor: async () => (await import('@winnow/extractor')).startExtractor,
+  indexer: async () => (await import('@winnow/indexer')).startIndexer,
+  api: async () => {
+    const { startApi } = await import('@winnow/api');
+    return (rt) => startApi(rt);
+  },
 };
 
 /**
@@ -28,7 +31,8 @@ export const WORKERS: Record<WorkerName, (rt: Runtime) => Promise<Service> | Ser
 export async function startWorkers(rt: Runtime): Promise<Service[]> {
   const started: Service[] = [];
   try {
-    for (const start of [startReconciler, startTemplater, startExtractor, startIndexer, startCrawler]) {
+    const starts = await Promise.all((['templater', 'extractor', 'indexer', 'crawler'] as const).map((name) => WORKERS[name]()));
+    for (const start of [startReconciler, ...starts]) {
       const service = await start(rt);
       started.push(service);
       workersHere.add(service);
@@ -53,18 +57,16 @@ export async function closeAll(services: readonly Service[]): Promise<void> {
 }
 
 /**
- * A command's configuration. One-shot commands log warnings only unless `WINNOW_LOG_LEVEL` says
- * otherwise: their own output is what the operator reads. Servers (`winnow up`, `winnow worker`)
- * log at `info` by default, as the services do.
+ * Opens the runtime for a command; a server's logs at `info` unless `WINNOW_LOG_LEVEL` says
+ * otherwise. `maintainDatabase`: see `RuntimeOptions` (off for a command that runs no workers).
  */
-export function commandEnv(overrides: Partial<Record<string, string>> = {}, logLevel: 'warn' | 'info' = 'warn'): Env {
-  return loadEnv({ WINNOW_LOG_LEVEL: logLevel, ...process.env, ...overrides });
-}
-
-/** Opens the runtime for a command; a server's logs at `info` unless `WINNOW_LOG_LEVEL` says otherwise. */
-export async function openCommandRuntime(overrides: Partial<Record<string, string>> = {}, logLevel: 'warn' | 'info' = 'warn'): Promise<Runtime> {
+export async function openCommandRuntime(
+  overrides: Partial<Record<string, string>> = {},
+  logLevel: 'warn' | 'info' = 'warn',
+  maintainDatabase = true,
+): Promise<Runtime> {
   const env = commandEnv(overrides, logLevel);
-  return openRuntime(env, { log: createLogger(env, 'winnow') });
+  return openRuntime(env, { log: createLogger(env, 'winnow'), maintainDatabase });
 }
 
 /** Exit status of a command interrupted by a signal (128 + SIGINT's number, as shells report it). */
@@ -77,8 +79,12 @@ const INTERRUPTED_EXIT = 130;
  * what it leaves: a crawl it was running stays open, and the next `winnow crawl` of its site
  * resumes it. A second signal exits at once.
  */
-export async function withRuntime<T>(work: (rt: Runtime) => Promise<T>, overrides: Partial<Record<string, string>> = {}): Promise<T> {
-  const rt = await openCommandRuntime(overrides);
+export async function withRuntime<T>(
+  work: (rt: Runtime) => Promise<T>,
+  overrides: Partial<Record<string, string>> = {},
+  options: { runsWorkers?: boolean } = {},
+): Promise<T> {
+  const rt = await openCommandRuntime(overrides, 'warn', options.runsWorkers === true);
   const interrupt = async (): Promise<void> => {
     process.once('SIGINT', () => process.exit(INTERRUPTED_EXIT));
     process.once('SIGTERM', () => process.exit(INTERRUPTED_EXIT));

@@ -1,14 +1,17 @@
-import { Command, type CommanderError, InvalidArgumentError, Option } from 'commander';
-import { EXPORT_FORMATS, MAX_PAGE_SIZE, SITE_CONFIG_SCHEMA } from '@winnow/config';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { EXPORT_FORMATS, MAX_PAGE_SIZE } from '@winnow/config/paging';
+import { SITE_DEFAULTS } from '@winnow/config/siteDefaults';
 import { DEMO_SITE_NAMES } from '@winnow/demo-corpus';
-import { EVAL_METHOD_NAMES } from '@winnow/eval';
-import { CRAWL_LOG_OUTCOMES } from '@winnow/storage';
+import { CRAWL_LOG_OUTCOMES } from '@winnow/storage/outcomes';
 import { USAGE_EXIT_CODE } from './usageError.js';
+import { versionText } from './version.js';
 import { WORKER_NAMES } from './workerNames.js';
 
 /**
- * A command's action, loaded when the command runs: `winnow --help`, and every command, load only
- * what they use (the eval, report and pipeline modules pull in half the workspace).
+ * A command's action, loaded when the command runs. This module is the command table alone: it
+ * imports commander and a few constants, so that `winnow --help`, `--version` and a mistyped call
+ * load nothing else, and every command loads only its own modules (the eval, report and pipeline
+ * modules pull in half the workspace; `pnpm bench cli` measures what that costs).
  */
 function lazy<Module>(load: () => Promise<Module>, pick: (module: Module) => (...args: never[]) => unknown) {
   return async (...args: unknown[]): Promise<void> => {
@@ -17,12 +20,21 @@ function lazy<Module>(load: () => Promise<Module>, pick: (module: Module) => (..
 }
 
 const operate = () => import('./commands/operate.js');
+const serveCommands = () => import('./commands/serve.js');
 
 /** The `winnow` command line; built without running, so tests can drive the real program. */
 export function buildProgram(): Command {
   const program = new Command('winnow').description('Winnow: learn where a site keeps its main text and extract it in document order').exitOverride((error) => {
     if (error.exitCode !== 0) process.exitCode = isHelp(error) ? error.exitCode : USAGE_EXIT_CODE;
     throw error;
+  });
+  // Positional: `--version` is the program's before a command, and a command's own after it (`templates show --version 3`).
+  program.enablePositionalOptions();
+  program.option('-V, --version', 'print the version (and the git commit of a checkout)').on('option:version', () => {
+    const text = `${versionText()}\n`;
+    process.stdout.write(text);
+    // As commander's own `.version()` ends, read only when asked for (it may ask git).
+    throw new CommanderError(0, 'commander.version', text);
   });
 
   program
@@ -46,13 +58,13 @@ export function buildProgram(): Command {
   program
     .command('up')
     .description('every worker and the HTTP API in this process (embedded default without DATABASE_URL / REDIS_URL)')
-    .action(lazy(operate, (module) => module.upCommand));
+    .action(lazy(serveCommands, (module) => module.upCommand));
 
   program
     .command('worker')
     .description(`one service as this process's only job: ${WORKER_NAMES.join(', ')}`)
     .argument('<name>', 'the service')
-    .action(lazy(operate, (module) => module.workerCommand));
+    .action(lazy(serveCommands, (module) => module.workerCommand));
 
   const sites = program.command('sites').description('the sites Winnow crawls');
   const add = sites
@@ -248,12 +260,13 @@ export function buildProgram(): Command {
       ),
     );
 
-  program
+  const methodOption = new Option('--method <name>', 'the extraction method scored').makeOptionMandatory();
+  const evaluate = program
     .command('eval')
     .description('score an extraction method on gold-annotated pages (pages.jsonl.gz files)')
     .option('--data <file-or-dir>', 'a pages.jsonl.gz file, or a folder searched for them')
     .option('--demo', 'use the bundled demo corpus instead of --data')
-    .requiredOption('--method <name>', `one of: ${EVAL_METHOD_NAMES.join(', ')}`)
+    .addOption(methodOption)
     .option('--min-pages-per-site <n>', 'only sites with at least this many pages (default: 10 for template methods, 1 for single-page ones)', positiveInteger)
     .option('--folds <k>', 'template methods: folds per site (prepare on k-1, extract the held-out one)', positiveInteger, 5)
     .option('--json', 'print one JSON object instead of a table')
@@ -304,6 +317,20 @@ export function buildProgram(): Command {
       ),
     );
   bench
+    .command('cli')
+    .description(
+      'how long winnow takes to answer, against bare node (node -e 0): --help, status and sites list embedded on a data directory the demo filled, status through a running winnow up',
+    )
+    .option('--runs <n>', 'timed runs of each command (the median is kept)', positiveInteger, 5)
+    .option('--articles <n>', 'demo articles per site in the prepared data directory', positiveInteger, 10)
+    .option('--json', 'print one JSON object')
+    .action(
+      lazy(
+        () => import('@winnow/bench'),
+        (module) => module.benchCliCommand,
+      ),
+    );
+  bench
     .command('extract')
     .description('detection ms/page of every template method on the same pages, and CE against FastCE on 10-300 pages of a site')
     .option('--data <dir>', 'folder of the datasets (daniel, dragnet, cleanportaleval); without them the demo corpus is used', '../shared/datasets')
@@ -314,6 +341,14 @@ export function buildProgram(): Command {
         (module) => (flags: { data: string; repeat: number }) => module.benchExtract({ ...flags, write: (text) => process.stdout.write(text) }),
       ),
     );
+
+  // The method names come from the extraction core's table of methods, which loads every method:
+  // `winnow eval` loads it anyway, so its help names them, and the command table does not.
+  program.hook('preSubcommand', async (_program, command) => {
+    if (command !== evaluate) return;
+    const { EVAL_METHOD_NAMES } = await import('@winnow/eval');
+    methodOption.description = `one of: ${EVAL_METHOD_NAMES.join(', ')}`;
+  });
 
   pointToHelpAfterErrors(program);
   return program;
@@ -378,12 +413,12 @@ function siteSettings(): Option[] {
 }
 
 /**
- * A setting's description with its default, read from the site schema in packages/config as
- * commander words its own defaults. Not commander's `default()`: that would make `sites update`
+ * A setting's description with its default, the one the site schema in packages/config applies,
+ * as commander words its own defaults. Not commander's `default()`: that would make `sites update`
  * set every setting it was not given.
  */
-function withSiteDefault(description: string, setting: Exclude<keyof typeof SITE_CONFIG_SCHEMA.shape, 'name' | 'seeds'>): string {
-  return `${description} (default: ${SITE_CONFIG_SCHEMA.shape[setting].parse(undefined)})`;
+function withSiteDefault(description: string, setting: keyof typeof SITE_DEFAULTS): string {
+  return `${description} (default: ${SITE_DEFAULTS[setting]})`;
 }
 
 /** `--reset`'s parser: settings named by their flags (`max-pages`), as the attributes those flags set (`maxPages`). */

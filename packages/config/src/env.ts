@@ -1,69 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { SINGLE_PAGE_METHOD_NAMES, TEMPLATE_METHOD_NAMES } from '@winnow/extract';
 import { z } from 'zod';
+import { API_ENV_SCHEMA, list, parseEnv, url } from './apiEnv.js';
+
+export { type ApiToken, ConfigError, MIN_TOKEN_LENGTH, type TokenScope } from './apiEnv.js';
 
 /** Unset and empty are the same thing for an environment variable. */
 const optionalText = z.preprocess((value) => (value === '' ? undefined : value), z.string().optional());
-
-const url = (protocols: readonly string[]) =>
-  z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z
-      .string()
-      .refine((text) => URL.canParse(text) && protocols.includes(new URL(text).protocol), { message: `must be a URL (${protocols.join(' or ')})` })
-      .optional(),
-  );
-
-/** A comma-separated list; unset or empty is an empty list. */
-const list = z.preprocess(
-  (value) =>
-    typeof value === 'string'
-      ? value
-          .split(',')
-          .map((item) => item.trim())
-          .filter((item) => item !== '')
-      : [],
-  z.array(z.string()),
-);
-
-/**
- * What an API token lets its bearer do: `search` only searches; `metrics` only reads `/metrics` (a
- * Prometheus scraper's); `operate` does everything.
- */
-export type TokenScope = 'search' | 'metrics' | 'operate';
-
-export interface ApiToken {
-  scope: TokenScope;
-  token: string;
-}
-
-/** Shorter tokens are refused: a bearer token is the only thing between the network and the pipeline. */
-export const MIN_TOKEN_LENGTH = 16;
-
-/**
- * `WINNOW_API_TOKEN`: comma-separated tokens, each `scope:token` (`search:…`, `operate:…`); a token
- * without a scope is an `operate` token. A word before a colon that is no scope (`serach:…`,
- * `admin:…`) is refused: read as part of an `operate` token, a misspelled search-only token would
- * grant everything.
- */
-const apiTokens = list.pipe(
-  z.array(
-    z.string().transform((entry, context): ApiToken => {
-      const match = /^(search|metrics|operate):(.*)$/.exec(entry);
-      const token = match ? (match[2] as string) : entry;
-      const unknownScope = match ? undefined : /^([A-Za-z]+):/.exec(entry)?.[1];
-      if (unknownScope !== undefined) {
-        context.addIssue({
-          code: 'custom',
-          message: `unknown token scope "${unknownScope}": each token is search:<token>, metrics:<token>, operate:<token> or <token> (operate)`,
-        });
-      } else if (token.length < MIN_TOKEN_LENGTH || /[\s,]/.test(token)) {
-        context.addIssue({ code: 'custom', message: `each token must be at least ${MIN_TOKEN_LENGTH} characters without spaces or commas` });
-      }
-      return { scope: (match?.[1] as TokenScope | undefined) ?? 'operate', token };
-    }),
-  ),
-);
 
 /** A whole number in a range. Zod gives every issue of the schema this one message, so it states the whole rule. */
 const integer = (fallback: number, min: number, max: number) =>
@@ -117,11 +60,11 @@ export const ENV_SCHEMA = z.object({
    * `metrics:…` for a Prometheus scraper, `operate:…` for operators; a token without a scope is an `operate` token). With none, only a
    * loopback `WINNOW_API_HOST` is allowed. The CLI sends one of them when it talks to an API.
    */
-  WINNOW_API_TOKEN: apiTokens,
+  WINNOW_API_TOKEN: API_ENV_SCHEMA.shape.WINNOW_API_TOKEN,
   /** `Host` header values the API accepts besides its own address and loopback names (DNS-rebinding guard). */
   WINNOW_API_ALLOWED_HOSTS: list,
   /** The API the CLI's operator commands talk to instead of opening the database itself, e.g. `http://10.0.0.5:8080`. */
-  WINNOW_API_URL: url(['http:', 'https:']),
+  WINNOW_API_URL: API_ENV_SCHEMA.shape.WINNOW_API_URL,
   /** The User-Agent of every request the crawler makes; robots.txt groups are matched against its first word. */
   WINNOW_USER_AGENT: optionalText.transform((value) => value ?? DEFAULT_USER_AGENT),
   /**
@@ -244,17 +187,6 @@ export type Env = z.infer<typeof ENV_SCHEMA>;
 /** The names of every environment variable the configuration schema knows. */
 export const ENV_NAMES: readonly string[] = Object.keys(ENV_SCHEMA.shape);
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
-/** Reads and validates the environment; names every bad variable in one error. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const picked = Object.fromEntries(ENV_NAMES.map((name) => [name, source[name]]));
-  const parsed = ENV_SCHEMA.safeParse(picked);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
-  }
-  return parsed.data;
+  return parseEnv(ENV_SCHEMA, source);
 }

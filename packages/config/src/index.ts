@@ -15,4 +15,5 @@ export {
 } from './site.js';
 export { UrlGlob, urlGlob } from './globs.js';
 export { EXPORT_FORMATS, type ExportFormat, MAX_PAGE_SIZE } from './paging.js';
+export { SITE_DEFAULTS } from './siteDefaults.js';
 export { type ErrorCode, failureReason, WinnowError } from './errors.js';

@@ -3,6 +3,7 @@ import { WinnowError } from './errors.js';
 import { globProblem } from './globs.js';
 import { z } from 'zod';
 import { refusedHost } from './addresses.js';
+import { SITE_DEFAULTS } from './siteDefaults.js';
 
 const httpUrl = z
   .string()
@@ -41,19 +42,22 @@ const SITE_SETTINGS = z.object({
     .array(httpUrl, { error: (issue) => (issue.input === undefined ? 'needs at least one seed URL' : undefined) })
     .min(1, { message: 'needs at least one seed URL' })
     .max(1000),
-  allow: z.array(z.string().trim().min(1)).max(100).default([]),
-  maxPages: z.number().int().min(1).max(1_000_000).default(1000),
-  maxDepth: z.number().int().min(0).max(100).default(20),
+  allow: z
+    .array(z.string().trim().min(1))
+    .max(100)
+    .default([...SITE_DEFAULTS.allow]),
+  maxPages: z.number().int().min(1).max(1_000_000).default(SITE_DEFAULTS.maxPages),
+  maxDepth: z.number().int().min(0).max(100).default(SITE_DEFAULTS.maxDepth),
   /** Requests to one host of the site in flight at once, across every crawler process. */
-  concurrency: z.number().int().min(1).max(64).default(4),
+  concurrency: z.number().int().min(1).max(64).default(SITE_DEFAULTS.concurrency),
   /** Least time between the starts of two requests to one host, in milliseconds; robots.txt's `Crawl-delay` can raise it. */
-  delayMs: z.number().int().min(0).max(60_000).default(0),
+  delayMs: z.number().int().min(0).max(60_000).default(SITE_DEFAULTS.delayMs),
   /** `browser` renders pages in Chromium (JavaScript-built sites); `http` fetches HTML. */
-  render: z.enum(['http', 'browser']).default('http'),
+  render: z.enum(['http', 'browser']).default(SITE_DEFAULTS.render),
   /** Pages a page-type cluster needs before it gets a template. */
-  minTemplatePages: z.number().int().min(2).max(1000).default(10),
+  minTemplatePages: z.number().int().min(2).max(1000).default(SITE_DEFAULTS.minTemplatePages),
   /** Re-run template preparation this often (milliseconds); 0 turns the schedule off. */
-  templateEveryMs: schedule(24 * 3600_000),
+  templateEveryMs: schedule(SITE_DEFAULTS.templateEveryMs),
   /**
    * The site is on a private network (loopback, RFC 1918, RFC 4193, link-local, CGNAT): the
    * crawler may connect there. Off by default, so that neither a seed nor a link or redirect can
@@ -61,24 +65,24 @@ const SITE_SETTINGS = z.object({
    * site, what the page loads itself (scripts, frames, fetches, and their redirects) may reach
    * private addresses only on the seeds' origins.
    */
-  allowPrivateAddresses: z.boolean().default(false),
+  allowPrivateAddresses: z.boolean().default(SITE_DEFAULTS.allowPrivateAddresses),
   /** Also start from the sitemaps robots.txt names and from `/sitemap.xml` of each seed's origin. */
-  sitemaps: z.boolean().default(false),
+  sitemaps: z.boolean().default(SITE_DEFAULTS.sitemaps),
   /**
    * Sitemap files a crawl fetches at most (those robots.txt names, `/sitemap.xml`, those an index
    * lists): a site's sitemaps cannot grow a crawl's frontier without end. 1,000 files of 50,000
    * URLs each name far more pages than a crawl's `maxPages` may admit.
    */
-  maxSitemaps: z.number().int().min(1).max(100_000).default(1000),
+  maxSitemaps: z.number().int().min(1).max(100_000).default(SITE_DEFAULTS.maxSitemaps),
   /**
    * Crawl the site again this often (milliseconds; 0: only on request). Every crawl starts from
    * the seeds under the current settings; pages the site has are fetched with conditional
    * requests: unchanged pages cost a 304 (their links still followed), changed ones are extracted
    * again, 404/410 remove a page from the index.
    */
-  recrawlEveryMs: schedule(0),
+  recrawlEveryMs: schedule(SITE_DEFAULTS.recrawlEveryMs),
   /** Pages of one URL pattern (digits and slugs generalised) a crawl admits at most, a guard against calendar-like traps; 0: no cap. */
-  maxPagesPerPattern: z.number().int().min(0).max(1_000_000).default(0),
+  maxPagesPerPattern: z.number().int().min(0).max(1_000_000).default(SITE_DEFAULTS.maxPagesPerPattern),
 });
 
 /**

@@ -69,6 +69,11 @@ export function announceApi(rt: Runtime, url: string): void {
 
 export interface RuntimeOptions {
   log?: Logger;
+  /**
+   * Keep an embedded database's planner statistics as autovacuum would (`openDb`'s `maintenance`):
+   * on by default; off for a command that opens it for a moment and ends.
+   */
+  maintainDatabase?: boolean;
 }
 
 /**
@@ -102,6 +107,7 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
     const db = await openDb({
       databaseUrl: env.DATABASE_URL,
       dataDir: env.WINNOW_DATA_DIR,
+      maintenance: options.maintainDatabase ?? true,
       onError: (error) => log.warn({ err: error }, 'the database failed outside a query (a lost connection is opened again by the next query)'),
     });
     cleanups.push(() => db.close());

@@ -1,8 +1,19 @@
 import pRetry from 'p-retry';
-import { Client, errors } from '@elastic/elasticsearch';
+import type { Client } from '@elastic/elasticsearch';
 import { highlight } from './highlight.js';
 import { indexedWords } from './query.js';
 import { documentIdFor, SearchIndexError, type IndexDocument, type SearchIndex, type SearchRequest, type SearchResponse } from './searchIndex.js';
+
+/**
+ * `@elastic/elasticsearch`, loaded when the first index is made: it brings some 300 modules
+ * (Arrow, OpenTelemetry), which a process on the Postgres index, or a command that prints its
+ * help, never needs.
+ */
+let elasticsearch: typeof import('@elastic/elasticsearch') | undefined;
+const loadElasticsearch = async () => {
+  elasticsearch ??= await import('@elastic/elasticsearch');
+  return elasticsearch;
+};
 
 export interface ElasticsearchIndexOptions {
   url: string;
@@ -98,13 +109,14 @@ const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 export class ElasticsearchIndex implements SearchIndex {
   readonly kind = 'elasticsearch';
   readonly alias: string;
-  readonly #client: Client;
+  /** The client, once `loadElasticsearch` has loaded it. */
+  readonly #client: Promise<Client>;
   readonly #replicas: number;
   readonly #flushBytes: number;
   readonly #retryForMs: number;
 
   constructor(options: ElasticsearchIndexOptions) {
-    this.#client = new Client({ node: options.url, maxRetries: 2, requestTimeout: 30_000 });
+    this.#client = loadElasticsearch().then(({ Client }) => new Client({ node: options.url, maxRetries: 2, requestTimeout: 30_000 }));
     this.alias = options.alias ?? 'winnow-pages';
     this.#replicas = options.replicas ?? 0;
     this.#flushBytes = options.flushBytes ?? 5_000_000;
@@ -155,8 +167,9 @@ export class ElasticsearchIndex implements SearchIndex {
   async search(request: SearchRequest): Promise<SearchResponse> {
     if (request.sites.length === 0) return { total: 0, hits: [] };
     const { phrases, terms } = request.query;
+    const client = await this.#client;
     const response = await this.#answering('the search', () =>
-      this.#client.search<StoredDocument>({
+      client.search<StoredDocument>({
         index: this.alias,
         from: request.offset,
         size: request.limit,
@@ -206,17 +219,18 @@ export class ElasticsearchIndex implements SearchIndex {
   }
 
   async count(site?: string): Promise<number> {
-    const response = await this.#answering('the count', () => this.#client.count({ index: this.alias, ...(site ? { query: { term: { site } } } : {}) }));
+    const client = await this.#client;
+    const response = await this.#answering('the count', () => client.count({ index: this.alias, ...(site ? { query: { term: { site } } } : {}) }));
     return response.count;
   }
 
   async documentVersions(): Promise<Map<number, number>> {
     return this.#answering('the listing of documents', async () => {
-      await this.#client.indices.refresh({ index: this.alias });
+      await (await this.#client).indices.refresh({ index: this.alias });
       const versions = new Map<number, number>();
       let after: (string | number)[] | undefined;
       for (;;) {
-        const found = await this.#client.search<Pick<StoredDocument, 'page_id' | 'extracted_at'>>({
+        const found = await (await this.#client).search<Pick<StoredDocument, 'page_id' | 'extracted_at'>>({
           index: this.alias,
           size: 5000,
           _source: ['page_id', 'extracted_at'],
@@ -234,22 +248,22 @@ export class ElasticsearchIndex implements SearchIndex {
 
   /** Makes every write so far visible to searches (tests; the index refreshes each second anyway). */
   async refresh(): Promise<void> {
-    await this.#client.indices.refresh({ index: this.alias });
+    await (await this.#client).indices.refresh({ index: this.alias });
   }
 
   async close(): Promise<void> {
-    await this.#client.close();
+    await (await this.#client).close();
   }
 
   /** The one index behind the alias and the document scheme its `_meta` records (1 when it records none); undefined without the alias. */
   async #indexBehindAlias(): Promise<{ index: string; scheme: number } | undefined> {
-    if (!(await this.#client.indices.existsAlias({ name: this.alias }))) return undefined;
-    const indices = Object.keys(await this.#client.indices.getAlias({ name: this.alias }));
+    if (!(await (await this.#client).indices.existsAlias({ name: this.alias }))) return undefined;
+    const indices = Object.keys(await (await this.#client).indices.getAlias({ name: this.alias }));
     const [index] = indices;
     if (indices.length !== 1 || index === undefined) {
       throw new Error(`the Elasticsearch alias ${this.alias} points to ${indices.length} indexes (${indices.join(', ')}); Winnow reads and writes through one`);
     }
-    const mapping = await this.#client.indices.getMapping({ index });
+    const mapping = await (await this.#client).indices.getMapping({ index });
     const scheme = mapping[index]?.mappings._meta?.winnow_document_scheme;
     return { index, scheme: typeof scheme === 'number' ? scheme : 1 };
   }
@@ -257,13 +271,14 @@ export class ElasticsearchIndex implements SearchIndex {
   /** Creates an index of the current scheme; false when it exists already (another process created it, or an interrupted re-index did). */
   async #createIndex(index: string, { withAlias }: { withAlias: boolean }): Promise<boolean> {
     try {
-      await this.#client.indices.create({
+      await (await this.#client).indices.create({
         index,
         ...INDEX_BODY(this.#replicas),
         ...(withAlias ? { aliases: { [this.alias]: { is_write_index: true } } } : {}),
       });
       return true;
     } catch (error) {
+      const { errors } = await loadElasticsearch();
       if (error instanceof errors.ResponseError && error.body?.error?.type === 'resource_already_exists_exception') return false;
       throw error;
     }
@@ -291,10 +306,10 @@ export class ElasticsearchIndex implements SearchIndex {
     const next = nextIndexName(old, this.alias);
     await this.#withRetries(this.#retryForMs, async () => {
       await this.#createIndex(next, { withAlias: false });
-      await this.#client.indices.addBlock({ index: old, block: 'write' });
-      await this.#client.indices.refresh({ index: old });
+      await (await this.#client).indices.addBlock({ index: old, block: 'write' });
+      await (await this.#client).indices.refresh({ index: old });
     });
-    for await (const batch of this.#client.helpers.scrollSearch<StoredDocument>({ index: old, size: 1000, sort: ['_doc'] })) {
+    for await (const batch of (await this.#client).helpers.scrollSearch<StoredDocument>({ index: old, size: 1000, sort: ['_doc'] })) {
       // Another process has finished first and writes go to its copy now: copying more could only bring back what was removed since.
       if ((await this.#indexBehindAlias())?.index !== old) return;
       await this.#write(
@@ -302,15 +317,15 @@ export class ElasticsearchIndex implements SearchIndex {
         batch.documents.map((doc) => ({ ...doc, doc_id: documentIdFor(doc.site, doc.url), main_words: indexedWords(doc.main_text) })),
       );
     }
-    await this.#client.indices.refresh({ index: next });
-    const [inOld, inNext] = await Promise.all([this.#client.count({ index: old }), this.#client.count({ index: next })]);
+    await (await this.#client).indices.refresh({ index: next });
+    const [inOld, inNext] = await Promise.all([(await this.#client).count({ index: old }), (await this.#client).count({ index: next })]);
     if (inNext.count < inOld.count) {
       throw new Error(`re-indexing ${old} into ${next} copied ${inNext.count} of ${inOld.count} documents; the alias ${this.alias} still points to ${old}`);
     }
-    await this.#client.indices.updateAliases({
+    await (await this.#client).indices.updateAliases({
       actions: [{ remove: { index: old, alias: this.alias } }, { add: { index: next, alias: this.alias, is_write_index: true } }],
     });
-    await this.#client.indices.delete({ index: old }, { ignore: [404] });
+    await (await this.#client).indices.delete({ index: old }, { ignore: [404] });
   }
 
   /**
@@ -339,7 +354,7 @@ export class ElasticsearchIndex implements SearchIndex {
     const retry: StoredDocument[] = [];
     const refused: string[] = [];
     try {
-      await this.#client.helpers.bulk<StoredDocument>({
+      await (await this.#client).helpers.bulk<StoredDocument>({
         datasource: documents,
         onDocument: (doc) => ({ index: { _index: index, _id: doc.doc_id, version: Date.parse(doc.extracted_at), version_type: 'external_gte' } }),
         flushBytes: this.#flushBytes,
@@ -365,11 +380,11 @@ export class ElasticsearchIndex implements SearchIndex {
   async #deleteMatching(query: Record<string, unknown>, what: string): Promise<void> {
     await this.#answering(what, () =>
       this.#withRetries(this.#retryForMs, async () => {
-        await this.#client.indices.refresh({ index: this.alias });
+        await (await this.#client).indices.refresh({ index: this.alias });
         for (;;) {
-          const found = await this.#client.search({ index: this.alias, size: 1000, query, _source: false });
+          const found = await (await this.#client).search({ index: this.alias, size: 1000, query, _source: false });
           if (found.hits.hits.length === 0) return;
-          const deleted = await this.#client.bulk({
+          const deleted = await (await this.#client).bulk({
             refresh: true,
             operations: found.hits.hits.map((hit) => ({ delete: { _index: this.alias, _id: hit._id as string } })),
           });
@@ -386,6 +401,7 @@ export class ElasticsearchIndex implements SearchIndex {
       return await work();
     } catch (error) {
       const unavailable = isTransient(error);
+      const { errors } = await loadElasticsearch();
       if (error instanceof errors.ResponseError)
         throw new SearchIndexError(`Elasticsearch answered HTTP ${error.statusCode ?? '?'} to ${what}`, { cause: error, unavailable });
       if (error instanceof errors.ElasticsearchClientError)
@@ -436,6 +452,9 @@ function toStored(doc: IndexDocument): StoredDocument {
 /** Errors that can pass: the connection is lost or refused, a timeout, or a 429/5xx gateway answer. */
 function isTransient(error: unknown): boolean {
   if (error instanceof NotTakenYet) return true;
+  // Only the client's calls fail with its errors, so it is loaded whenever one is seen here.
+  if (!elasticsearch) return false;
+  const { errors } = elasticsearch;
   if (error instanceof errors.ConnectionError || error instanceof errors.TimeoutError || error instanceof errors.NoLivingConnectionsError) return true;
   return error instanceof errors.ResponseError && RETRYABLE_STATUS.has(error.statusCode ?? 0);
 }

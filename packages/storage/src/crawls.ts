@@ -1,6 +1,7 @@
 import { WinnowError } from '@winnow/config';
 import type { Queryable } from './db.js';
-import { type FrontierOutcome, IS_DUPLICATE } from './frontier.js';
+import { IS_DUPLICATE } from './frontier.js';
+import { CRAWL_OUTCOMES, type CrawlOutcome } from './outcomes.js';
 
 export type CrawlState = 'queued' | 'running' | 'stopping' | 'stopped' | 'finished' | 'failed';
 
@@ -10,8 +11,6 @@ export type CrawlState = 'queued' | 'running' | 'stopping' | 'stopped' | 'finish
  * Each is a frontier outcome as the crawler records it; the order is the order status lines list
  * them in.
  */
-export const CRAWL_OUTCOMES = ['stored', 'unchanged', 'moved', 'gone', 'refused', 'disallowed', 'failed'] as const satisfies readonly FrontierOutcome[];
-export type CrawlOutcome = (typeof CRAWL_OUTCOMES)[number];
 
 /** What a crawl's frontier rows say about it: every count is computed from them, none kept apart. Sitemaps are not counted. */
 export interface CrawlCounts extends Record<CrawlOutcome, number> {

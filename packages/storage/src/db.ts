@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { failureReason } from '@winnow/config';
 import pg from 'pg';
-import type { PgliteReply, PgliteRequest } from './pgliteThread.js';
+import type { PgliteReply, PgliteRequest, PgliteThreadData } from './pgliteThread.js';
 
 /** What a query runs on: the database, or one transaction of it. */
 export interface Queryable {
@@ -33,6 +33,12 @@ export interface DbOptions {
    * reconnects on the next query), or the embedded database's maintenance.
    */
   onError?: (error: Error) => void;
+  /**
+   * PGlite only: run the planner statistics and dead-row maintenance a server's autovacuum would
+   * (`pgliteThread.ts`). On by default; off for a command that reads or writes a little and ends,
+   * which would otherwise spend its time there (and race it with its close).
+   */
+  maintenance?: boolean;
 }
 
 /**
@@ -41,7 +47,7 @@ export interface DbOptions {
  * It is not waited for (unlike Redis, see `waitForRedis`): pg connects per query, so nothing hangs.
  */
 export async function openDb(options: DbOptions): Promise<Db> {
-  if (!options.databaseUrl) return openPglite(options.dataDir ?? 'memory', options.onError);
+  if (!options.databaseUrl) return openPglite({ dataDir: options.dataDir ?? 'memory', maintain: options.maintenance ?? true }, options.onError);
   const db = openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onError);
   try {
     await db.query('SELECT 1');
@@ -116,8 +122,8 @@ class PgliteError extends Error {
 }
 
 /** PGlite in a thread of its own (`pgliteThread.ts`): the same SQL, off the event loop. */
-async function openPglite(dataDir: string, onError: (error: Error) => void = () => undefined): Promise<Db> {
-  const worker = new Worker(new URL('./pgliteThread.js', import.meta.url), { workerData: { dataDir } });
+async function openPglite(data: PgliteThreadData, onError: (error: Error) => void = () => undefined): Promise<Db> {
+  const worker = new Worker(new URL('./pgliteThread.js', import.meta.url), { workerData: data });
   const pending = new Map<number, { resolve(result: unknown): void; reject(error: Error): void }>();
   let nextId = 1;
   let failure: Error | undefined;

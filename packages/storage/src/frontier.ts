@@ -1,8 +1,8 @@
 import type { Queryable } from './db.js';
+import type { CrawlLogOutcome, FrontierOutcome } from './outcomes.js';
 import { NOT_ADMITTED_EXAMPLES, type NotAdmittedCount } from './notAdmitted.js';
 
 export type FrontierKind = 'page' | 'sitemap';
-export type FrontierOutcome = 'stored' | 'unchanged' | 'refused' | 'failed' | 'moved' | 'gone' | 'disallowed' | 'read';
 
 /** A URL to admit to a crawl's frontier, already normalised by the crawler. */
 export interface FrontierEntry {
@@ -267,15 +267,6 @@ export function copyDuplicateDecision(source: string): string {
  * another page of its site: its fetch has no document of its own (the crawl log's `duplicate`).
  */
 export const IS_DUPLICATE = (alias: string) => `(${alias}.duplicate_of IS NOT NULL AND ${alias}.outcome IN ('stored', 'unchanged'))`;
-
-/**
- * What the crawl log lists, by the names of `CrawlCounts`: URLs a crawl did not store, by outcome,
- * URLs a stop cancelled, and URLs it fetched that are indexed under another page of their site
- * (`duplicate`: a canonical link or the same body). Other stored and unchanged pages are in the
- * store itself.
- */
-export const CRAWL_LOG_OUTCOMES = ['moved', 'gone', 'refused', 'disallowed', 'failed', 'cancelled', 'duplicate'] as const;
-export type CrawlLogOutcome = (typeof CRAWL_LOG_OUTCOMES)[number];
 
 /** Why a page is a duplicate: it names the page that stands for it as canonical, or has the same body. */
 export type DuplicateBy = 'canonical' | 'same-body';

@@ -39,7 +39,6 @@ export {
 } from './warcRecords.js';
 export {
   activeCrawl,
-  CRAWL_OUTCOMES,
   CrawlActiveError,
   claimRevisits,
   failCrawl,
@@ -52,9 +51,9 @@ export {
   startQueuedCrawl,
   type Crawl,
   type CrawlCounts,
-  type CrawlOutcome,
   type CrawlState,
 } from './crawls.js';
+export { CRAWL_LOG_OUTCOMES, CRAWL_OUTCOMES, type CrawlLogOutcome, type CrawlOutcome, type FrontierOutcome } from './outcomes.js';
 export {
   admitUrls,
   type Completion,
@@ -64,8 +63,6 @@ export {
   completeUrls,
   unreachedPages,
   leaseUrls,
-  CRAWL_LOG_OUTCOMES,
-  type CrawlLogOutcome,
   releaseLeases,
   renewLeases,
   requeueUrl,
@@ -73,7 +70,6 @@ export {
   type AdmissionLimits,
   type FrontierEntry,
   type FrontierKind,
-  type FrontierOutcome,
   type LeasedUrl,
 } from './frontier.js';
 export {

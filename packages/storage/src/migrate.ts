@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { Umzug, type UmzugStorage } from 'umzug';
+import type { UmzugStorage } from 'umzug';
 import type { Db, Queryable } from './db.js';
 
 /** The repository's `migrations/` folder: plain SQL files applied in name order. */
@@ -13,8 +13,12 @@ const MIGRATION_LOCK = 7_262_011;
  * Applies every pending migration with Umzug, recording applied names in `schema_migrations`.
  * On a Postgres server an advisory lock held for the transaction keeps two starting services from
  * migrating at once; PGlite has one connection, so it needs none. Returns the names applied now.
+ * A database that has every migration already is told by one query, without Umzug (loading it
+ * cost a one-shot command more than the rest of its start).
  */
 export async function migrate(db: Db, directory: string = MIGRATIONS_DIR): Promise<string[]> {
+  if (await allApplied(db, directory)) return [];
+  const { Umzug } = await import('umzug');
   return db.transaction(async (tx) => {
     if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await tx.exec('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
@@ -33,6 +37,15 @@ export async function migrate(db: Db, directory: string = MIGRATIONS_DIR): Promi
     const applied = await umzug.up();
     return applied.map((migration) => migration.name);
   });
+}
+
+/** True when `schema_migrations` names every migration of `directory` (false when it is not there yet). */
+async function allApplied(db: Db, directory: string): Promise<boolean> {
+  const files = (await readdir(directory)).filter((name) => name.endsWith('.sql'));
+  const rows = await db.query<{ name: string }>('SELECT name FROM schema_migrations').catch(() => undefined);
+  if (!rows) return false;
+  const applied = new Set(rows.map((row) => row.name));
+  return files.every((name) => applied.has(name));
 }
 
 const tableStorage: UmzugStorage<Queryable> = {

@@ -36,9 +36,16 @@ interface OpenTransaction {
   done: Promise<unknown>;
 }
 
-async function serve(port: NonNullable<typeof parentPort>, dataDir: string): Promise<void> {
+/** What the thread is started with (`workerData`). */
+export interface PgliteThreadData {
+  dataDir: string;
+  /** Run `VACUUM ANALYZE` now and then (`maintain`): for a process that stays, not for a command that reads and ends. */
+  maintain: boolean;
+}
+
+async function serve(port: NonNullable<typeof parentPort>, { dataDir, maintain: maintained }: PgliteThreadData): Promise<void> {
   const lite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir);
-  maintain(lite, (message) => port.postMessage({ background: message } satisfies PgliteReply));
+  const maintenance = maintained ? maintain(lite, (message) => port.postMessage({ background: message } satisfies PgliteReply)) : undefined;
   const open = new Map<number, OpenTransaction>();
   let nextTx = 1;
   const target = (tx: number | undefined) => {
@@ -85,6 +92,7 @@ async function serve(port: NonNullable<typeof parentPort>, dataDir: string): Pro
         return null;
       }
       case 'close':
+        maintenance?.stop();
         await lite.close();
         return null;
     }
@@ -108,17 +116,27 @@ async function serve(port: NonNullable<typeof parentPort>, dataDir: string): Pro
  * instead of the first row of an index) and dead rows are never reclaimed over a long run. So the
  * thread runs `VACUUM ANALYZE` itself, between requests (PGlite queues it like any statement).
  */
-function maintain(lite: PGlite, report: (message: string) => void): void {
+function maintain(lite: PGlite, report: (message: string) => void): { stop(): void } {
+  let stopped = false;
+  let timer: NodeJS.Timeout;
   const run = async () => {
     const started = performance.now();
     try {
       await lite.exec('VACUUM ANALYZE');
     } catch (error) {
-      report(`the embedded database's maintenance (VACUUM ANALYZE) failed: ${(error as Error).message}`);
+      // Closing waits for a run in progress (PGlite queues the close behind it); a run that the
+      // close overtook has nothing to report.
+      if (!stopped) report(`the embedded database's maintenance (VACUUM ANALYZE) failed: ${(error as Error).message}`);
     }
-    setTimeout(run, Math.max(MAINTENANCE_EVERY_MS, MAINTENANCE_SPACING * (performance.now() - started))).unref();
+    if (!stopped) timer = setTimeout(run, Math.max(MAINTENANCE_EVERY_MS, MAINTENANCE_SPACING * (performance.now() - started))).unref();
   };
-  setTimeout(run, MAINTENANCE_EVERY_MS).unref();
+  timer = setTimeout(run, MAINTENANCE_EVERY_MS).unref();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }
 
-if (parentPort) await serve(parentPort, (workerData as { dataDir: string }).dataDir);
+if (parentPort) await serve(parentPort, workerData as PgliteThreadData);

@@ -1,13 +1,14 @@
 import { DEMO_SITE_NAMES, serveDemoWeb, type ServedDemoSite } from '@winnow/demo-corpus';
 import { lcsF1 } from '@winnow/eval';
-import { addSite, startCrawl, type Runtime } from '@winnow/runtime';
+import { addSite, pipelineStatus, startCrawl, type Runtime } from '@winnow/runtime';
 import { wordsOf } from '@winnow/search';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { closeAll, followPipeline, openCommandRuntime, startWorkers } from '../pipeline.js';
 import { UsageError } from '../usageError.js';
-import { printStatus, searchCommand } from './operate.js';
+import { formatStatus, searchCommand } from './operate.js';
+import { write } from './output.js';
 
 interface DemoFlags {
   articles: number;
@@ -146,4 +147,9 @@ export function demoPhrases(site: ServedDemoSite): { acrossInline: string; acros
   const first = lines.findIndex((words, i) => words.length >= 8 && (lines[i + 1]?.length ?? 0) >= 8);
   const acrossBlocks = [...(lines[first] as string[]).slice(-3), ...(lines[first + 1] as string[]).slice(0, 3)].join(' ');
   return { acrossInline, acrossBlocks };
+}
+
+/** Prints the status of the pipeline the demo opened. */
+async function printStatus(rt: Runtime, sites?: readonly string[]): Promise<void> {
+  write(formatStatus(await pipelineStatus(rt), sites));
 }

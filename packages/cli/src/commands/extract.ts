@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
 import { Fetcher, type FetchedResponse, FetchError } from '@winnow/crawler';
 import { decodeHtml, documentTitle, SINGLE_PAGE_METHOD_NAMES, singlePageMethodByName, wordCount } from '@winnow/extract';
-import { commandEnv } from '../pipeline.js';
+import { commandEnv } from '../commandEnv.js';
 import { UsageError } from '../usageError.js';
 import { asJson, write } from './output.js';
 

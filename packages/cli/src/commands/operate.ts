@@ -1,50 +1,11 @@
-import { type ApiService, startApi } from '@winnow/api';
-import { type CrawlLogPage, pipelineStatus, type PipelineStatus, type RemovedSite, type Runtime, serve, startReconciler } from '@winnow/runtime';
-import { CRAWL_OUTCOMES, type CrawlCounts, type NotAdmittedReason, CRAWL_LOG_OUTCOMES, type CrawlLogOutcome, type Site } from '@winnow/storage';
+import type { CrawlLogPage, PipelineStatus, RemovedSite, Runtime } from '@winnow/runtime';
+import type { CrawlCounts, NotAdmittedReason, CrawlLogOutcome, Site } from '@winnow/storage';
+import { CRAWL_LOG_OUTCOMES, CRAWL_OUTCOMES } from '@winnow/storage/outcomes';
 import type { SearchResult } from '../apiClient.js';
-import { localOperator, withOperator, type Operator } from '../operator.js';
+import { withOperator, type Operator } from '../operator.js';
 import { asJson, counted, duration, listingFooter, write } from './output.js';
 import { extractionNotes } from './pages.js';
-import { openCommandRuntime, startWorkers, WORKERS } from '../pipeline.js';
-import { WORKER_NAMES, type WorkerName } from '../workerNames.js';
 import { UsageError } from '../usageError.js';
-
-/** `winnow up`: every worker and the API in this process; the API first, since its configuration may refuse it. */
-export async function upCommand(): Promise<void> {
-  const rt = await openCommandRuntime({}, 'info');
-  await serve(
-    rt,
-    async () => {
-      const api = await startApi(rt);
-      try {
-        return [api, ...(await startWorkers(rt))];
-      } catch (error) {
-        await api.close();
-        throw error;
-      }
-    },
-    ([api]) => {
-      const index = rt.search.kind === 'elasticsearch' ? 'Elasticsearch' : 'the Postgres full-text index';
-      process.stderr.write(
-        `winnow is up: API on ${(api as ApiService).url} (metrics on ${(api as ApiService).url}/metrics), ${rt.env.DATABASE_URL ? 'Postgres' : 'embedded PGlite'}, ${rt.privateRedis ? 'a private redis-server' : 'Redis'}, ${index}\n`,
-      );
-    },
-  );
-}
-
-/** `winnow worker <name>`: one service as this process's only job. */
-export async function workerCommand(name: string): Promise<void> {
-  if (!(WORKER_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown worker "${name}"; known: ${WORKER_NAMES.join(', ')}`);
-  const start = WORKERS[name as WorkerName];
-  const rt = await openCommandRuntime({}, 'info');
-  if (rt.privateRedis && name !== 'api')
-    process.stderr.write('warning: no REDIS_URL: this worker has a private Redis that no other process can enqueue into\n');
-  await serve(
-    rt,
-    async () => (name === 'api' ? [await start(rt)] : [await start(rt), await startReconciler(rt)]),
-    (_services, metricsUrl) => process.stderr.write(`worker ${name} started${metricsUrl ? `; metrics on ${metricsUrl}` : ''}\n`),
-  );
-}
 
 /** The site settings `sites add` and `sites update` take, as commander names their flags (`--max-pages` is `maxPages`). */
 export interface SiteSettingFlags {
@@ -164,23 +125,26 @@ export async function sitesRemoveCommand(name: string): Promise<void> {
  */
 export async function crawlCommand(name: string, flags: { wait?: boolean; stop?: boolean }): Promise<void> {
   if (flags.stop && flags.wait) throw new UsageError('--stop and --wait cannot be used together');
-  await withOperator(async (operator) => {
-    if (flags.stop) {
-      const stopped = await operator.stopCrawl(name);
-      if (!stopped) return void write(`${name} has no crawl queued or running\n`);
-      const state = stopped.state === 'stopping' ? 'stopping: it ends once the URLs being fetched are done' : stopped.state;
-      return void write(`crawl ${stopped.id} of ${name} ${state}; ${formatCrawlCounts(stopped.counts)}\n`);
-    }
-    const unfinished = await operator.unfinishedCrawl(name);
-    if (unfinished) write(`resuming crawl ${unfinished.id} of ${name} (${unfinished.state}), left unfinished by an earlier command\n`);
-    const crawl = unfinished ?? (await operator.startCrawl(name));
-    if (!operator.runsWorkersHere && !flags.wait) return void write(`crawl ${crawl.id} of ${name} queued; follow it with \`winnow status\`\n`);
-    await operator.follow([name]);
-    const status = await operator.status();
-    write(formatStatus(status, [name]));
-    const ended = status.sites.find((site) => site.site === name)?.crawl;
-    if (ended?.id === crawl.id && ended.state === 'failed') throw new Error(`crawl ${crawl.id} of ${name} failed: ${ended.error ?? 'no reason recorded'}`);
-  });
+  await withOperator(
+    async (operator) => {
+      if (flags.stop) {
+        const stopped = await operator.stopCrawl(name);
+        if (!stopped) return void write(`${name} has no crawl queued or running\n`);
+        const state = stopped.state === 'stopping' ? 'stopping: it ends once the URLs being fetched are done' : stopped.state;
+        return void write(`crawl ${stopped.id} of ${name} ${state}; ${formatCrawlCounts(stopped.counts)}\n`);
+      }
+      const unfinished = await operator.unfinishedCrawl(name);
+      if (unfinished) write(`resuming crawl ${unfinished.id} of ${name} (${unfinished.state}), left unfinished by an earlier command\n`);
+      const crawl = unfinished ?? (await operator.startCrawl(name));
+      if (!operator.runsWorkersHere && !flags.wait) return void write(`crawl ${crawl.id} of ${name} queued; follow it with \`winnow status\`\n`);
+      await operator.follow([name]);
+      const status = await operator.status();
+      write(formatStatus(status, [name]));
+      const ended = status.sites.find((site) => site.site === name)?.crawl;
+      if (ended?.id === crawl.id && ended.state === 'failed') throw new Error(`crawl ${crawl.id} of ${name} failed: ${ended.error ?? 'no reason recorded'}`);
+    },
+    { follows: true },
+  );
 }
 
 /** What an entry without a reason of its own was not stored for. */
@@ -275,7 +239,7 @@ export async function searchCommand(query: string, flags: { site?: string; page?
     const result = await operator.search({ q: query, site: flags.site, page: flags.page, size: flags.size });
     write(flags.json ? asJson(result) : formatSearch(query, result, process.stdout.isTTY === true));
   };
-  if (shared) await run(localOperator(shared));
+  if (shared) await run((await import('../localOperator.js')).localOperator(shared));
   else await withOperator(run);
 }
 
@@ -359,11 +323,6 @@ const GETTING_STARTED = [
   '  winnow search \'"an exact phrase"\'       search what was indexed',
   '  winnow demo                             or see the whole pipeline run on bundled demo sites first',
 ];
-
-/** Prints the status of the pipeline opened here (the demo's). */
-export async function printStatus(rt: Runtime, sites?: readonly string[]): Promise<void> {
-  write(formatStatus(await pipelineStatus(rt), sites));
-}
 
 export async function statusCommand(flags: { json?: boolean }): Promise<void> {
   await withOperator(async (operator) => {

@@ -20,19 +20,22 @@ const JOB_POLL_MS = 500;
  * for them, and `--wait` waits for its outcome. A preparation that failed for good fails the command.
  */
 export async function templatesPrepareCommand(name: string, flags: { wait?: boolean }): Promise<void> {
-  await withOperator(async (operator) => {
-    const id = await operator.requestTemplates(name);
-    if (operator.runsWorkersHere) await operator.follow([name]);
-    else if (!flags.wait) return void write(`template preparation of ${name} queued as job ${id}; \`--wait\` waits for its outcome\n`);
-    let job = await operator.templateJob(name, id);
-    while (job.state === 'queued' || job.state === 'running') {
-      await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
-      job = await operator.templateJob(name, id);
-    }
-    if (!job.result)
-      throw new Error(`template preparation of ${name} (job ${id}) ${job.state === 'failed' ? 'failed' : 'ended'}: ${job.error ?? 'no reason recorded'}`);
-    write(formatPreparation(name, job.result));
-  });
+  await withOperator(
+    async (operator) => {
+      const id = await operator.requestTemplates(name);
+      if (operator.runsWorkersHere) await operator.follow([name]);
+      else if (!flags.wait) return void write(`template preparation of ${name} queued as job ${id}; \`--wait\` waits for its outcome\n`);
+      let job = await operator.templateJob(name, id);
+      while (job.state === 'queued' || job.state === 'running') {
+        await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
+        job = await operator.templateJob(name, id);
+      }
+      if (!job.result)
+        throw new Error(`template preparation of ${name} (job ${id}) ${job.state === 'failed' ? 'failed' : 'ended'}: ${job.error ?? 'no reason recorded'}`);
+      write(formatPreparation(name, job.result));
+    },
+    { follows: true },
+  );
 }
 
 /** A preparation's outcome: the site's version kept or stored, then each page type's. */

@@ -1,0 +1,120 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { quantile } from '@winnow/eval';
+
+export interface CliBenchFlags {
+  /** Timed runs of each command; the median is reported. */
+  runs: number;
+  /** Demo articles per demo site in the prepared data directory. */
+  articles: number;
+  json?: boolean;
+}
+
+const cliMain = fileURLToPath(new URL('../../cli/dist/main.js', import.meta.url));
+const execFileAsync = promisify(execFile);
+
+/** Each command's target, as a ratio to bare node's start (issue 34): a CLI people type and script all day answers at once. */
+const TARGETS = { help: 3, status_embedded: 10, sites_list_embedded: 10, status_api: 3 } as const;
+type Measured = keyof typeof TARGETS;
+
+/**
+ * `pnpm bench cli`: how long `winnow` takes to answer, in one run, against bare node's start
+ * (`node -e 0`) on the same machine at the same time, so that only ratios are compared:
+ * - `help`: `winnow --help`, which loads the command table alone;
+ * - `status_embedded`, `sites_list_embedded`: one-shot commands on an embedded data directory that
+ *   `winnow demo` filled (its sites and pages), opening PGlite and a private redis-server;
+ * - `status_api`: `winnow status` sent to a running `winnow up` on that directory (`WINNOW_API_URL`).
+ * Each figure is the median wall time of `runs` processes, started one after the other.
+ */
+export async function benchCliCommand(flags: CliBenchFlags): Promise<void> {
+  const note = (text: string) => process.stderr.write(`${text}\n`);
+  const root = await mkdtemp(join(tmpdir(), 'winnow-bench-cli-'));
+  let up: ChildProcess | undefined;
+  try {
+    const demoDir = join(root, 'demo');
+    note(`preparing a data directory: winnow demo --articles ${flags.articles}…`);
+    const token = `operate:${randomBytes(16).toString('hex')}`;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      ELASTICSEARCH_URL: '',
+      WINNOW_API_URL: '',
+      WINNOW_DATA_DIR: join(demoDir, 'pglite'),
+      WINNOW_API_PORT: '0',
+      WINNOW_API_TOKEN: token,
+    };
+    await execFileAsync(process.execPath, [cliMain, 'demo', '--articles', String(flags.articles), '--data-dir', demoDir], { env, maxBuffer: 64 << 20 });
+
+    const median = async (args: readonly string[], commandEnv: NodeJS.ProcessEnv = env) => {
+      const times: number[] = [];
+      for (let run = 0; run < flags.runs; run++) {
+        const started = performance.now();
+        await execFileAsync(process.execPath, args, { env: commandEnv, maxBuffer: 64 << 20 });
+        times.push(performance.now() - started);
+      }
+      return quantile(
+        times.sort((a, b) => a - b),
+        0.5,
+      );
+    };
+    const bareMs = await median(['-e', '0']);
+    const ms: Record<Measured, number> = {
+      help: await median([cliMain, '--help']),
+      status_embedded: await median([cliMain, 'status']),
+      sites_list_embedded: await median([cliMain, 'sites', 'list']),
+      status_api: 0,
+    };
+    up = spawn(process.execPath, [cliMain, 'up'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const apiUrl = await announcedApi(up);
+    ms.status_api = await median([cliMain, 'status'], { ...env, WINNOW_API_URL: apiUrl });
+
+    const report = {
+      runs: flags.runs,
+      bare_node_ms: round(bareMs),
+      ...Object.fromEntries(
+        (Object.keys(TARGETS) as Measured[]).flatMap((name) => [
+          [`${name}_ms`, round(ms[name])],
+          [`${name}_ratio`, round(ms[name] / bareMs)],
+          [`${name}_target`, TARGETS[name]],
+        ]),
+      ),
+    };
+    if (flags.json) return void process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    const rows = (Object.keys(TARGETS) as Measured[]).map((name) => {
+      const ratio = ms[name] / bareMs;
+      return `${name.padEnd(20)} ${ms[name].toFixed(0).padStart(7)} ms ${ratio.toFixed(1).padStart(6)}x  (target <= ${TARGETS[name]}x${ratio <= TARGETS[name] ? '' : ', missed'})`;
+    });
+    process.stdout.write(`${'node -e 0'.padEnd(20)} ${bareMs.toFixed(0).padStart(7)} ms    1.0x\n${rows.join('\n')}\n(median of ${flags.runs} runs each)\n`);
+  } finally {
+    if (up && up.exitCode === null) {
+      up.kill('SIGTERM');
+      await once(up, 'exit');
+    }
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** The API URL `winnow up` names on stderr once everything is up; rejects if it exits first. */
+async function announcedApi(up: ChildProcess): Promise<string> {
+  let stderr = '';
+  return new Promise((resolve, reject) => {
+    up.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      const url = stderr.match(/winnow is up: API on (http:\/\/\S+)/)?.[1];
+      if (url) resolve(url);
+    });
+    up.once('exit', (code) => reject(new Error(`winnow up exited (code ${code}) before it was up: ${stderr.slice(-2000)}`)));
+  });
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
