@@ -291,6 +291,13 @@ export function buildProgram(): Command {
     .option('--out <file>', 'the Markdown report', 'docs/evaluation.md')
     .option('--plot <file>', 'the SVG plot', 'docs/evaluation.svg')
     .option('--jobs <n>', 'evaluations run at a time, each in its own process', positiveInteger, 2)
+    .option('--sections <names>', 'regenerate only these sections (replay, wcxb) of the existing --out, in place', (value) =>
+      value.split(',').map((section) => {
+        if (section !== 'replay' && section !== 'wcxb') throw new InvalidArgumentError('expected replay and/or wcxb, comma-separated');
+        return section;
+      }),
+    )
+    .option('--methods <names>', 'only these methods (comma-separated)', (value) => value.split(',').map((method) => method.trim()))
     .action(
       lazy(
         () => import('./commands/report.js'),
