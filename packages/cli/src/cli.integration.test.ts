@@ -27,7 +27,19 @@ describe('winnow eval', () => {
     const predictions = join(folder, 'predictions.jsonl');
     const { stdout } = await winnow('eval', '--demo', '--method', 'fastce+', '--json', '--predictions', predictions);
     const report = JSON.parse(stdout);
-    assert.deepEqual(Object.keys(report), ['method', 'pages', 'sites', 'shingle', 'bow_f1', 'lcs_f1', 'ms_per_page', 'empty', 'per_site', 'gold_mismatch']);
+    assert.deepEqual(Object.keys(report), [
+      'method',
+      'pages',
+      'sites',
+      'shingle',
+      'bow_f1',
+      'lcs_f1',
+      'wcxb',
+      'ms_per_page',
+      'empty',
+      'per_site',
+      'gold_mismatch',
+    ]);
     assert.equal(report.method, 'fastce+');
     assert.equal(report.sites, 5);
     assert.ok(report.lcs_f1 >= 0.95, `demo lcs_f1 ${report.lcs_f1}`);
@@ -52,7 +64,37 @@ describe('winnow eval', () => {
     assert.equal(report.lcs_f1, 1);
   });
 
+  it('--replay serves a dataset site, crawls, indexes and searches it through the embedded product', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'winnow-replay-'));
+    const story = (i: number) =>
+      `Story ${i} tells how the river rose after ${i} days of rain and how the neighbours carried sandbags to the houses by the water until late at night.`;
+    const page = (i: number) =>
+      JSON.stringify({
+        id: `river-${String(i).padStart(2, '0')}`,
+        site: 'river.example',
+        url: `http://river.example/news/flood-${i}.html`,
+        html: `<html><body><nav><a href="/">Home of the river valley gazette</a></nav><article><h1>Flood report number ${i}</h1><p>${story(i)}</p><p>${story(i + 20)}</p></article><footer>Copyright the river valley gazette, every right reserved</footer></body></html>`,
+        gold: `Flood report number ${i}\n${story(i)}\n${story(i + 20)}`,
+        meta: {},
+      });
+    await writeFile(join(folder, 'pages.jsonl.gz'), gzipSync(Array.from({ length: 10 }, (_, i) => page(i + 1)).join('\n')));
+    const reportFile = join(folder, 'replay.json');
+    const { stdout } = await winnow('eval', '--replay', folder, '--no-kfold', '--search', '5', '--report', reportFile);
+    assert.match(stdout, /exact-phrase searches/);
+    const report = JSON.parse(await readFile(reportFile, 'utf8'));
+    assert.equal(report.overall.pages, 10);
+    assert.equal(report.overall.notStored, 0);
+    assert.equal(report.kfoldSeconds, null);
+    assert.ok(report.overall.lcsIndexed > 0.9, `crawled lcs ${report.overall.lcsIndexed}`);
+    assert.deepEqual(Object.keys(report.search.rates), ['inside', 'across', 'boilerplate']);
+    assert.equal(report.search.all.inside.phrases, 5);
+    assert.equal(report.search.rates.inside, 1);
+    assert.equal(report.search.rates.boilerplate, 0);
+  });
+
   it('answers bad input with a clear error and a failing exit code', async () => {
+    await fails(['eval', '--replay', 'x', '--method', 'pipeline'], /leave out --method/);
+    await fails(['eval', '--data', 'x'], /give --method/);
     await fails(['eval', '--demo', '--method', 'magic'], /unknown method "magic"; known methods: pipeline, fastce/);
     await fails(['eval', '--method', 'fastce'], /exactly one of --data/);
     await fails(['eval', '--data', '/nonexistent/place', '--method', 'fastce'], /no such file or folder/);

@@ -260,17 +260,36 @@ export function buildProgram(): Command {
       ),
     );
 
-  const methodOption = new Option('--method <name>', 'the extraction method scored').makeOptionMandatory();
+  const methodOption = new Option('--method <name>', 'the extraction method scored (not with --replay)');
   const evaluate = program
     .command('eval')
-    .description('score an extraction method on gold-annotated pages (pages.jsonl.gz files)')
+    .description(
+      'score an extraction method on gold-annotated pages (pages.jsonl.gz files); with --replay, crawl a dataset served as websites and search what was indexed (docs/replay.md)',
+    )
     .option('--data <file-or-dir>', 'a pages.jsonl.gz file, or a folder searched for them')
     .option('--demo', 'use the bundled demo corpus instead of --data')
     .addOption(methodOption)
-    .option('--min-pages-per-site <n>', 'only sites with at least this many pages (default: 10 for template methods, 1 for single-page ones)', positiveInteger)
+    .option(
+      '--min-pages-per-site <n>',
+      'only sites with at least this many pages (default: 10 for template methods and --replay, 1 for single-page ones)',
+      positiveInteger,
+    )
     .option('--folds <k>', 'template methods: folds per site (prepare on k-1, extract the held-out one)', positiveInteger, 5)
     .option('--json', 'print one JSON object instead of a table')
     .option('--predictions <file>', 'also write one JSON line per scored page: {"id","site","text"}')
+    .option('--replay <dataset>', 'a dataset folder or pages.jsonl.gz, or its name under --datasets: replay its multi-page sites through the embedded product')
+    .option('--datasets <dir>', '--replay: the folder of the shared datasets', '../shared/datasets')
+    .option('--sites <names>', '--replay: only these sites (comma-separated)', (value) => value.split(',').map((site) => site.trim()))
+    .option('--limit <n>', '--replay: at most this many sites', positiveInteger)
+    .option('--max-pages <n>', "--replay: each site's maxPages", positiveInteger, 1000)
+    .addOption(new Option('--paths <rule>', '--replay: paths of pages without a URL').choices(['canonical', 'flat', 'id']).default('canonical'))
+    .option('--rewrite-charset', "--replay: rewrite the pages' <meta charset> to utf-8")
+    .option('--no-kfold', '--replay: skip the k-fold pipeline evaluation of the same pages')
+    .option('--search <n>', '--replay: phrases of each kind per site to search (0: none)', nonNegativeInteger, 40)
+    .option('--search-seed <seed>', '--replay: the phrase sample seed', '1')
+    .option('--timeout-s <s>', '--replay: report a pipeline not idle by then as far as it got', positiveInteger, 1800)
+    .option('--report <file>', '--replay: also write the JSON report to this file')
+    .option('--verbose', '--replay: every miss and every page')
     .action(
       lazy(
         () => import('./commands/eval.js'),
@@ -285,6 +304,13 @@ export function buildProgram(): Command {
     .option('--out <file>', 'the Markdown report', 'docs/evaluation.md')
     .option('--plot <file>', 'the SVG plot', 'docs/evaluation.svg')
     .option('--jobs <n>', 'evaluations run at a time, each in its own process', positiveInteger, 2)
+    .option('--sections <names>', 'regenerate only these sections (replay, wcxb) of the existing --out, in place', (value) =>
+      value.split(',').map((section) => {
+        if (section !== 'replay' && section !== 'wcxb') throw new InvalidArgumentError('expected replay and/or wcxb, comma-separated');
+        return section;
+      }),
+    )
+    .option('--methods <names>', 'only these methods (comma-separated)', (value) => value.split(',').map((method) => method.trim()))
     .action(
       lazy(
         () => import('./commands/report.js'),
@@ -347,7 +373,7 @@ export function buildProgram(): Command {
   program.hook('preSubcommand', async (_program, command) => {
     if (command !== evaluate) return;
     const { EVAL_METHOD_NAMES } = await import('@winnow/eval');
-    methodOption.description = `one of: ${EVAL_METHOD_NAMES.join(', ')}`;
+    methodOption.description = `one of: ${EVAL_METHOD_NAMES.join(', ')} (not with --replay)`;
   });
 
   pointToHelpAfterErrors(program);

@@ -8,9 +8,10 @@ import { z } from 'zod';
 /**
  * A page whose site is unknown (an empty `site`, as some wcxb pages have) is its own site, named
  * after its id: it is scored like any page and never pooled with other unknown pages. Of the
- * dataset's `meta`, only `gold_token_coverage_in_html` is read: the share of the gold's distinct
+ * dataset's `meta`, only `gold_token_coverage_in_html` is read (the share of the gold's distinct
  * words that the page's text holds, which the shared datasets record to flag gold that does not
- * match its HTML (`goldMismatch`).
+ * match its HTML: `goldMismatch`), and wcxb's `with`/`without` snippets (text the main content
+ * must hold and must not), which its benchmark scores beside word F1 (`wcxbPageScore`).
  */
 const pageSchema = z
   .object({
@@ -19,12 +20,19 @@ const pageSchema = z
     url: z.string().nullable().optional(),
     html: z.string(),
     gold: z.string(),
-    meta: z.object({ gold_token_coverage_in_html: z.number().min(0).max(1).nullable().optional() }).optional(),
+    meta: z
+      .object({
+        gold_token_coverage_in_html: z.number().min(0).max(1).nullable().optional(),
+        with: z.array(z.string()).nullable().optional(),
+        without: z.array(z.string()).nullable().optional(),
+      })
+      .optional(),
   })
   .transform(({ meta, ...page }) => ({
     ...page,
     site: page.site === '' ? `(unknown site) ${page.id}` : page.site,
     ...(typeof meta?.gold_token_coverage_in_html === 'number' ? { goldCoverage: meta.gold_token_coverage_in_html } : {}),
+    ...(meta?.with || meta?.without ? { snippets: { with: meta.with ?? [], without: meta.without ?? [] } } : {}),
   }));
 
 /**

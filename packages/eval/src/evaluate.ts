@@ -4,6 +4,7 @@ import { goldMismatch, type GoldPage } from './dataset.js';
 import { openScoringMethod, type AsyncPageExtractor } from './methods.js';
 import { siteFolds } from './protocol.js';
 import { mean, pageShingleF1, shingleMatch, shingleScore, type ShingleMatch } from './shingle.js';
+import { wcxbPageScore, wcxbScore, type WcxbPageScore } from './wcxb.js';
 import { bowF1, lcsF1 } from './wordF1.js';
 
 export interface EvaluateOptions {
@@ -25,6 +26,8 @@ export interface PageOutcome {
   shingle: ShingleMatch;
   bowF1: number;
   lcsF1: number;
+  /** The page by the WCXB benchmark's own definition (word-level P/R/F1 and its snippet checks). */
+  wcxb: WcxbPageScore;
   /** Detection time, parsing included; template preparation is not counted here. */
   ms: number;
   /** No text at all where the gold has some: the failure an index must never hide. */
@@ -42,6 +45,12 @@ export interface EvaluationReport {
   shingle: { p: number; r: number; f1: number };
   bow_f1: number;
   lcs_f1: number;
+  /**
+   * The WCXB benchmark's figures (`wcxbPageScore`), averaged over pages as its scorer does: word-level
+   * precision, recall and F1, and the shares of its `with` snippets kept and `without` snippets leaked
+   * (1 for a page that lists none, its convention). Comparable with its leaderboard on the wcxb dataset.
+   */
+  wcxb: { p: number; r: number; f1: number; with_snippets: number; without_snippets: number };
   ms_per_page: { median: number; p95: number };
   /** Pages with no text where the gold has some. */
   empty: number;
@@ -134,6 +143,7 @@ async function scorePage(page: GoldPage, extractor: AsyncPageExtractor | Error):
     shingle: shingleMatch(page.gold, text),
     bowF1: bowF1(page.gold, text),
     lcsF1: lcsF1(page.gold, text),
+    wcxb: wcxbPageScore(page.gold, text, page.snippets),
     ms,
     empty: text.trim() === '' && page.gold.trim() !== '',
     goldMismatch: goldMismatch(page),
@@ -162,6 +172,7 @@ export function summarise(method: string, outcomes: readonly PageOutcome[]): Eva
     shingle: shingleScore(outcomes.map((outcome) => outcome.shingle)),
     bow_f1: mean(outcomes.map((outcome) => outcome.bowF1)),
     lcs_f1: mean(outcomes.map((outcome) => outcome.lcsF1)),
+    wcxb: wcxbSummary(outcomes),
     ms_per_page: { median: quantile(times, 0.5), p95: quantile(times, 0.95) },
     empty: emptyPages(outcomes),
     per_site: [...bySite.entries()].map(([site, list]) => ({
@@ -174,6 +185,11 @@ export function summarise(method: string, outcomes: readonly PageOutcome[]): Eva
     })),
     gold_mismatch: goldMismatchSummary(outcomes),
   };
+}
+
+function wcxbSummary(outcomes: readonly PageOutcome[]): EvaluationReport['wcxb'] {
+  const score = wcxbScore(outcomes.map((outcome) => outcome.wcxb));
+  return { p: score.precision, r: score.recall, f1: score.f1, with_snippets: score.withRate, without_snippets: score.withoutRate };
 }
 
 function goldMismatchSummary(outcomes: readonly PageOutcome[]): EvaluationReport['gold_mismatch'] {

@@ -6,4 +6,5 @@ export { siteFolds, type FoldOptions, type SiteFolds } from './protocol.js';
 export { mean, pageShingleF1, shingleMatch, shingleScore, type ShingleMatch } from './shingle.js';
 export { lowerCaseWords, words } from './tokens.js';
 export { bowF1, lcsF1, lcsLength } from './wordF1.js';
+export { wcxbPageScore, wcxbScore, wcxbWordScore, type WcxbPageScore, type WcxbSnippets } from './wcxb.js';
 export { EVAL_METHOD_NAMES, openScoringMethod, type AsyncPageExtractor, type ScoringMethod } from './methods.js';

@@ -4,7 +4,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { readFile } from 'node:fs/promises';
 import { EVAL_METHOD_NAMES, type EvaluationReport } from '@winnow/eval';
+import type { ReplayReport } from '@winnow/eval/replay';
 import { methodByName } from '@winnow/extract';
 import { MultiBar, Presets } from 'cli-progress';
 import * as vega from 'vega';
@@ -19,15 +21,31 @@ const TEMPLATE_DATASETS = new Set(['cleanportaleval', 'daniel', 'dragnet']);
 /** Single-page methods also scored on the template protocol's pages, to compare with the template methods on the same pages. */
 const SAME_PAGE_METHODS = ['readability', 'reader', 'auto', 'mainblock'];
 
+/** The dataset whose gold and metric come from the WCXB benchmark: its own figures are reported for it. */
+const WCXB_DATASET = 'wcxb';
+/** Phrases of each kind per site that the replay searches (`winnow eval --replay --search`). */
+const REPLAY_PHRASES = 40;
+
+/**
+ * Parts of the report that `--sections` can regenerate alone, spliced into the existing `--out`
+ * between their markers: the replay (its crawls are the report's slowest part to repeat) and the
+ * WCXB table.
+ */
+export const REPORT_SECTIONS = ['replay', 'wcxb'] as const;
+type Section = (typeof REPORT_SECTIONS)[number];
+
 interface ReportFlags {
   data: string;
   out: string;
   plot: string;
   jobs: number;
+  sections?: Section[];
+  methods?: string[];
 }
 
 interface Job {
   dataset: string;
+  /** A method's name, or `replay` for `winnow eval --replay`. */
   method: string;
   /** Scored on the template protocol's pages (sites with >= 10 pages) rather than on every page. */
   templatePages: boolean;
@@ -35,7 +53,34 @@ interface Job {
 
 interface Result extends Job {
   report?: EvaluationReport;
+  replay?: ReplaySummaryOfRun;
   error?: string;
+}
+
+/** What the report keeps of a replay run (its full JSON holds every page's text). */
+interface ReplaySummaryOfRun {
+  pages: number;
+  lcsIndexed: number;
+  lcsKfold: number;
+  rates: { inside: number | null; across: number | null; boilerplate: number | null };
+  phrases: { inside: number; across: number; boilerplate: number };
+  /** Misses of inside and across phrases by the layer that lost them. */
+  layers: Record<string, number>;
+}
+
+function replaySummary(report: ReplayReport): ReplaySummaryOfRun {
+  const all = report.search?.all;
+  const layers: Record<string, number> = {};
+  for (const kind of ['inside', 'across'] as const)
+    for (const [layer, count] of Object.entries(all?.[kind].layers ?? {})) layers[layer] = (layers[layer] ?? 0) + count;
+  return {
+    pages: report.overall.pages,
+    lcsIndexed: report.overall.lcsIndexed,
+    lcsKfold: report.overall.lcsKfold,
+    rates: report.search?.rates ?? { inside: null, across: null, boilerplate: null },
+    phrases: { inside: all?.inside.phrases ?? 0, across: all?.across.phrases ?? 0, boilerplate: all?.boilerplate.phrases ?? 0 },
+    layers,
+  };
 }
 
 const isTemplateMethod = (name: string) => name !== 'vge' && methodByName(name).kind === 'template';
@@ -51,13 +96,27 @@ export async function reportCommand(flags: ReportFlags): Promise<void> {
   const datasets = readdirSync(flags.data)
     .filter((name) => existsSync(join(flags.data, name, 'pages.jsonl.gz')))
     .sort();
+  const unknown = (flags.methods ?? []).filter((method) => !EVAL_METHOD_NAMES.includes(method));
+  if (unknown.length > 0) throw new UsageError(`unknown method(s) ${unknown.join(', ')}; known methods: ${EVAL_METHOD_NAMES.join(', ')}`);
+  if (flags.sections && !existsSync(flags.out)) throw new UsageError(`--sections splices into an existing report: no ${flags.out} (run the whole report once)`);
+  const wanted = (method: string) => !flags.methods || flags.methods.includes(method);
   const jobs: Job[] = [];
   for (const dataset of datasets) {
+    if (flags.sections) {
+      if (flags.sections.includes('replay') && TEMPLATE_DATASETS.has(dataset)) jobs.push({ dataset, method: 'replay', templatePages: true });
+      if (flags.sections.includes('wcxb') && dataset === WCXB_DATASET)
+        for (const method of EVAL_METHOD_NAMES) if (!isTemplateMethod(method) && wanted(method)) jobs.push({ dataset, method, templatePages: false });
+      continue;
+    }
     for (const method of EVAL_METHOD_NAMES) {
+      if (!wanted(method)) continue;
       if (!isTemplateMethod(method)) jobs.push({ dataset, method, templatePages: false });
       else if (TEMPLATE_DATASETS.has(dataset)) jobs.push({ dataset, method, templatePages: true });
     }
-    if (TEMPLATE_DATASETS.has(dataset)) for (const method of SAME_PAGE_METHODS) jobs.push({ dataset, method, templatePages: true });
+    if (TEMPLATE_DATASETS.has(dataset)) {
+      for (const method of SAME_PAGE_METHODS) if (wanted(method)) jobs.push({ dataset, method, templatePages: true });
+      jobs.push({ dataset, method: 'replay', templatePages: true });
+    }
   }
   // Off a terminal (a CI log, `> report.log`) the bar is written as a plain line every half minute.
   const bars = new MultiBar(
@@ -69,19 +128,23 @@ export async function reportCommand(flags: ReportFlags): Promise<void> {
   const queue = [...jobs];
   const worker = async () => {
     for (let job = queue.shift(); job; job = queue.shift()) {
-      const args = [
-        main,
-        'eval',
-        '--data',
-        join(flags.data, job.dataset),
-        '--method',
-        job.method,
-        '--json',
-        ...(job.templatePages ? ['--min-pages-per-site', '10'] : []),
-      ];
+      const args =
+        job.method === 'replay'
+          ? [main, 'eval', '--replay', join(flags.data, job.dataset), '--search', String(REPLAY_PHRASES), '--json']
+          : [
+              main,
+              'eval',
+              '--data',
+              join(flags.data, job.dataset),
+              '--method',
+              job.method,
+              '--json',
+              ...(job.templatePages ? ['--min-pages-per-site', '10'] : []),
+            ];
       try {
-        const { stdout } = await run(process.execPath, ['--max-old-space-size=12000', ...args], { maxBuffer: 256 * 1024 * 1024 });
-        results.push({ ...job, report: JSON.parse(stdout) as EvaluationReport });
+        const { stdout } = await run(process.execPath, ['--max-old-space-size=12000', ...args], { maxBuffer: 1024 * 1024 * 1024 });
+        if (job.method === 'replay') results.push({ ...job, replay: replaySummary(JSON.parse(stdout) as ReplayReport) });
+        else results.push({ ...job, report: JSON.parse(stdout) as EvaluationReport });
       } catch (error) {
         results.push({ ...job, error: ((error as { stderr?: string }).stderr || (error as Error).message).trim().split('\n').at(-1) ?? 'failed' });
       }
@@ -90,9 +153,78 @@ export async function reportCommand(flags: ReportFlags): Promise<void> {
   };
   await Promise.all(Array.from({ length: flags.jobs }, worker));
   bars.stop();
+  if (flags.sections) {
+    let text = await readFile(flags.out, 'utf8');
+    for (const section of flags.sections) text = spliceSection(text, section, section === 'replay' ? replaySection(results) : wcxbSection(results));
+    await writeFile(flags.out, text);
+    process.stderr.write(`rewrote the ${flags.sections.join(' and ')} section(s) of ${flags.out}\n`);
+    return;
+  }
   await writeFile(flags.out, markdown(datasets, results, flags));
   await writeFile(flags.plot, await plot(results));
   process.stderr.write(`wrote ${flags.out} and ${flags.plot}\n`);
+}
+
+const sectionStart = (section: Section) => `<!-- section ${section}: written by winnow report -->`;
+const sectionEnd = (section: Section) => `<!-- end of section ${section} -->`;
+
+/** `body` between the section's markers, replacing what was there; a report without them gets it before its published anchors. */
+export function spliceSection(text: string, section: Section, body: string): string {
+  const block = `${sectionStart(section)}\n${body.trim()}\n${sectionEnd(section)}`;
+  const start = text.indexOf(sectionStart(section));
+  const end = text.indexOf(sectionEnd(section));
+  if (start >= 0 && end > start) return text.slice(0, start) + block + text.slice(end + sectionEnd(section).length);
+  const anchor = text.indexOf('## Published anchors');
+  return anchor < 0 ? `${text.trimEnd()}\n\n${block}\n` : `${text.slice(0, anchor)}${block}\n\n${text.slice(anchor)}`;
+}
+
+const rate = (value: number | null) => (value === null ? '-' : f3(value));
+
+/** The replay's figures per template dataset: what a user finds by exact phrase in what the product indexed, beside lcs F1. */
+export function replaySection(results: readonly Result[]): string {
+  const replays = results.filter((result) => result.method === 'replay').sort((a, b) => a.dataset.localeCompare(b.dataset));
+  const rows = replays.map((result) => {
+    const r = result.replay;
+    if (!r) return `| ${result.dataset} | error: ${result.error ?? '?'} | | | | | | |`;
+    const layers = ['not crawled', 'not extracted', 'extracted, not indexed', 'search failed'].map((layer) => r.layers[layer] ?? 0).join(' / ');
+    return `| ${result.dataset} | ${r.pages} | ${f3(r.lcsIndexed)} | ${Number.isNaN(r.lcsKfold) ? '-' : f3(r.lcsKfold)} | ${rate(r.rates.inside)} (${r.phrases.inside}) | ${rate(r.rates.across)} (${r.phrases.across}) | ${rate(r.rates.boilerplate)} (${r.phrases.boilerplate}) | ${layers} |`;
+  });
+  return `## Exact-phrase search on what the product indexes (replay)
+
+\`winnow eval --replay <dataset> --search ${REPLAY_PHRASES}\` (docs/replay.md): each site of 10 pages or more served on
+127.0.0.1, crawled, templated, extracted and indexed by the embedded product, then up to ${REPLAY_PHRASES} phrases of each
+kind per site sent through its search. \`crawled lcs\`: lcs F1 of each page's search document; \`k-fold lcs\`:
+\`pipeline\` under the k-fold protocol on the same pages. **inside**: 5-8 words of one gold line found on their
+page; **across**: the end of one gold line and the start of the next found on their page; **boilerplate**: 5-8
+words the page shows outside every gold of its site that match any page (lower is better); phrases in
+brackets. Misses of inside and across phrases by the layer that lost them: not crawled / not extracted /
+extracted but not indexed / search failed. Targets: across >= 0.95, inside >= 0.99, boilerplate <= 0.01.
+
+| dataset | pages | crawled lcs | k-fold lcs | inside | across | boilerplate | misses by layer |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}`;
+}
+
+/** Every single-page method on the wcxb dataset by the benchmark's own scorer, beside shingle F1. */
+export function wcxbSection(results: readonly Result[]): string {
+  const rows = results
+    .filter((result) => result.dataset === WCXB_DATASET && result.method !== 'replay' && !result.templatePages)
+    .sort((a, b) => (b.report?.wcxb?.f1 ?? -1) - (a.report?.wcxb?.f1 ?? -1))
+    .map((result) => {
+      const w = result.report?.wcxb;
+      if (!result.report || !w) return `| ${result.method} | ${result.error ? 'error' : '-'} | | | | | |`;
+      return `| ${result.method} | ${f3(w.f1)} | ${f3(w.p)} | ${f3(w.r)} | ${(100 * w.with_snippets).toFixed(1)}% | ${(100 * w.without_snippets).toFixed(1)}% | ${f3(result.report.shingle.f1)} |`;
+    });
+  return `## The WCXB benchmark's own metric (wcxb, shared dev split)
+
+The benchmark's scorer (its \`evaluate.py\`, reimplemented in \`packages/eval/src/wcxb.ts\`): word-level precision, recall
+and F1 of lower-cased \`\\w+\` bags of words, averaged over pages; the share of its "with" snippets the text keeps and
+of its "without" (boilerplate) snippets it leaks (lower is better; a page listing none counts 1, as the scorer
+does). Comparable with its public leaderboard, which is scored on its test split (held out here).
+
+| method | WCXB F1 | P | R | with | without | shingle F1 |
+|---|---|---|---|---|---|---|
+${rows.join('\n')}`;
 }
 
 const f3 = (value: number) => value.toFixed(3);
@@ -161,6 +293,14 @@ ${versus.join('\n')}
 
 ${[`| ${sameHeader.join(' | ')} |`, `|${sameHeader.map(() => '---').join('|')}|`, ...samePages.map((r) => `| ${r.join(' | ')} |`)].join('\n')}
 
+${sectionStart('replay')}
+${replaySection(results)}
+${sectionEnd('replay')}
+
+${sectionStart('wcxb')}
+${wcxbSection(results)}
+${sectionEnd('wcxb')}
+
 ## Published anchors (quoted, not measured here)
 
 - ScrapingHub article-extraction benchmark README (shingle F1 on its 181 pages, our \`scrapinghub\`):
@@ -191,7 +331,7 @@ ${failures.length > 0 ? `- Runs that failed:\n${failures.join('\n')}\n` : ''}
 async function plot(results: readonly Result[]): Promise<string> {
   const byMethod = new Map<string, { f1: number[]; ms: number[] }>();
   for (const result of results) {
-    if (!result.report || (result.templatePages && !isTemplateMethod(result.method))) continue;
+    if (!result.report || result.method === 'replay' || (result.templatePages && !isTemplateMethod(result.method))) continue;
     const entry = byMethod.get(result.method) ?? { f1: [], ms: [] };
     entry.f1.push(result.report.shingle.f1);
     entry.ms.push(result.report.ms_per_page.median);

@@ -36,7 +36,7 @@ const PROSE_DENSITY_SHARE = 0.5;
  *    Nearer agreement is left to Readability: pages whose article has a quarter to a half of the
  *    main block's words score higher with Readability's choice on dragnet and scrapinghub, and
  *    lower only on wcxb.
- * How the thresholds were chosen, and what each rule measured: docs/results.md, "How `auto`'s rules were chosen".
+ * How the thresholds were chosen, and what each rule measured: docs/design.md, "How `auto`'s rules were chosen".
  */
 export function extractAuto(html: string): ExtractionResult {
   const { content, warnings } = readabilityArticle(html, { keepClasses: true });

@@ -75,7 +75,7 @@ function signatureOf(structures: readonly Set<string>[]): Set<string> {
  *    older design, pages whose URLs all look different), as no page does under the k-fold
  *    protocol, which prepares one template per site. The pipeline's template separates the
  *    layouts within a page type, and its self-check reads alone a page the template does not fit.
- *    Replayed as crawled sites (`scripts/replay-dataset.mjs`): dragnet's bbc.co.uk (10 pages in
+ *    Replayed as crawled sites (`winnow eval --replay`): dragnet's bbc.co.uk (10 pages in
  *    page types of 8, 1 and 1) went from no template and 0.779 lcs F1 to 0.881 (k-fold: 0.894),
  *    dragnet's indexed text as a whole from 0.956 to 0.961 (k-fold: 0.962); daniel's sites served
  *    under hash-like page names (each page a URL pattern of its own) from 0.934 to 0.936, as

@@ -68,7 +68,7 @@ export function atomicUnits(tree: BlockTree): AtomicUnit[] {
  * URLs) lost its paragraphs as boilerplate on both. k-fold runs cannot show it (a page is never in
  * its own sample), and scored the same with two: `pipeline` lcs F1 daniel -0.0001, dragnet
  * +0.0001, cleanportaleval 0; `fastce+` -0.0004, +0.0003, -0.0004. Replayed as crawled sites
- * (`scripts/replay-dataset.mjs`), big5.xinhuanet.com, two of whose pages carry one story, went
+ * (`winnow eval --replay`), big5.xinhuanet.com, two of whose pages carry one story, went
  * from 0.884 to 0.924 lcs F1 (k-fold: 0.924).
  */
 const MIN_REPEATS = 2;
