@@ -3,6 +3,7 @@ import { cdataAsBrowsersRead } from './cdata.js';
 import { ExtractionError } from '../result/errors.js';
 import type { Limits } from './limits.js';
 import { placeStreamedSegments } from './streamedSegments.js';
+import { scriptsEndedAsBrowsersEnd } from './scriptData.js';
 import { collapseWhitespace } from './whitespace.js';
 
 /**
@@ -21,7 +22,7 @@ export function checkedHtml(html: unknown, limits: Limits, warnings: string[]): 
     checked = checked.slice(0, limits.maxInputChars);
   }
   refuseBinary(checked);
-  return placeStreamedSegments(cdataAsBrowsersRead(nulsReplaced(checked, warnings)), limits.maxOpenElements);
+  return placeStreamedSegments(scriptsEndedAsBrowsersEnd(cdataAsBrowsersRead(nulsReplaced(checked, warnings))), limits.maxOpenElements);
 }
 
 /** How much of the start of a page `refuseBinary` reads. */

@@ -111,6 +111,30 @@ describe('pipeline', () => {
     assertKeeps(result.text, [`Headline ${uniqueParagraph(990, 6)}`, uniqueParagraph(991, 40), uniqueParagraph(994, 40)], 'headline and story');
   });
 
+  it("keeps an article's continuation after a break, in a sibling block of the same kind, which the sample pages lack", () => {
+    // A blog's "continue reading" split: the post's first part in `entry-body`, the rest after an
+    // anchor in `entry-more`, at the same depth. The template's main region ends with the first part.
+    const paragraphs = (seed: number, count: number) => Array.from({ length: count }, (_, i) => `<p>${uniqueParagraph(seed + i + 1, 35)}</p>`).join('');
+    const page = (n: number, more: boolean) =>
+      sitePage(
+        `<h1>Headline ${uniqueParagraph(n * 10, 5)}</h1><div class="entry-body">${paragraphs(n * 10, 3)}</div>${more ? `<a id="more"></a><div class="entry-more">${paragraphs(n * 10 + 5, 2)}</div>` : ''}`,
+      );
+    const extract = preparedExtractor(
+      pipeline,
+      Array.from({ length: 12 }, (_, n) => page(n, n === 3)),
+    );
+    const heldOut = page(99, true);
+    const continuation = [uniqueParagraph(996, 35), uniqueParagraph(997, 35)];
+    const templateOnly = preparedExtractor(
+      templateMethodByName('fastce+'),
+      Array.from({ length: 12 }, (_, n) => page(n, n === 3)),
+    )(heldOut);
+    assert.ok(!templateOnly.text.includes(continuation[0] as string), "the template's reading ends with the first part");
+    const result = extract(heldOut);
+    assert.ok(!readAlone(result), result.warnings.join('; '));
+    assertKeeps(result.text, [uniqueParagraph(991, 35), uniqueParagraph(993, 35), ...continuation], 'both parts');
+  });
+
   it('puts a headline and the standfirst under it first, when the reader sets both aside', () => {
     const page = (n: number) =>
       sitePage(
