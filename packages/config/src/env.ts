@@ -185,6 +185,8 @@ export const ENV_SCHEMA = z.object({
   WINNOW_ES_ALIAS: optionalText.transform((value) => value ?? 'winnow-pages'),
   /** Replicas of the Elasticsearch index: 0 for a single node, where a replica can never be placed. */
   WINNOW_ES_REPLICAS: integer(0, 0, 10),
+  /** Primary shards of a new Elasticsearch index: a cluster spreads them over its nodes (docs/capacity.md sizes them). */
+  WINNOW_ES_SHARDS: integer(1, 1, 1024),
   /** How long the indexer retries writes Elasticsearch refused with 429 or lost with the connection. */
   WINNOW_INDEX_RETRY_MS: integer(300_000, 0, 3_600_000),
   /**

@@ -139,6 +139,7 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
           url: env.ELASTICSEARCH_URL,
           alias: env.WINNOW_ES_ALIAS,
           replicas: env.WINNOW_ES_REPLICAS,
+          shards: env.WINNOW_ES_SHARDS,
           retryForMs: env.WINNOW_INDEX_RETRY_MS,
         })
       : new PostgresSearchIndex(db);
