@@ -159,8 +159,17 @@ export const ENV_SCHEMA = z.object({
   WINNOW_METRICS_PORT: optionalInteger(0, 65535),
   /** The address a worker's `/metrics` listens on: loopback unless the operator opens it to a Prometheus elsewhere. */
   WINNOW_METRICS_HOST: optionalText.transform((value) => value ?? '127.0.0.1'),
-  /** Prefix of every BullMQ key, so that several deployments can share one Redis. */
-  WINNOW_QUEUE_PREFIX: optionalText.transform((value) => value ?? 'winnow'),
+  /**
+   * Prefix of every BullMQ key, so that several deployments can share one Redis. On a Redis
+   * Cluster it must hold a `{…}` hash tag (unset: `{winnow}`): BullMQ's scripts touch several keys
+   * of a queue at once, which a cluster allows only within one hash slot.
+   */
+  WINNOW_QUEUE_PREFIX: optionalText,
+  /**
+   * `cluster`: `REDIS_URL` names one node of a Redis Cluster, and the client finds the others
+   * (docs/capacity.md). `single` (the default): one Redis server.
+   */
+  WINNOW_REDIS_MODE: z.preprocess((value) => (value === '' ? undefined : value), z.enum(['single', 'cluster']).default('single')),
   WINNOW_EXTRACT_CONCURRENCY: integer(2, 1, 64),
   /**
    * Worker threads that extract pages and prepare templates off the event loop (0: on it). One less
@@ -240,7 +249,10 @@ export const ENV_SCHEMA = z.object({
   WINNOW_JOB_LOCK_MS: integer(30_000, 1000, 600_000),
 });
 
-export type Env = z.infer<typeof ENV_SCHEMA>;
+export type Env = Omit<z.infer<typeof ENV_SCHEMA>, 'WINNOW_QUEUE_PREFIX'> & { WINNOW_QUEUE_PREFIX: string };
+
+/** The part of a key Redis Cluster hashes: the first `{…}` with something inside. */
+const HASH_TAG = /\{[^{}]+\}/;
 
 /** The names of every environment variable the configuration schema knows. */
 export const ENV_NAMES: readonly string[] = Object.keys(ENV_SCHEMA.shape);
@@ -257,5 +269,15 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   }
-  return parsed.data;
+  const env = parsed.data;
+  const cluster = env.WINNOW_REDIS_MODE === 'cluster';
+  const prefix = env.WINNOW_QUEUE_PREFIX ?? (cluster ? '{winnow}' : 'winnow');
+  const problems = [
+    ...(cluster && !env.REDIS_URL ? ['REDIS_URL: WINNOW_REDIS_MODE=cluster needs the URL of one node of the Redis Cluster'] : []),
+    ...(cluster && !HASH_TAG.test(prefix)
+      ? [`WINNOW_QUEUE_PREFIX: on a Redis Cluster it must hold a {…} hash tag, such as {${prefix}}, so that each queue's keys share one hash slot`]
+      : []),
+  ];
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  return { ...env, WINNOW_QUEUE_PREFIX: prefix };
 }
