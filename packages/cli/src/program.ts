@@ -305,9 +305,13 @@ export function buildProgram(): Command {
     );
   bench
     .command('capacity')
-    .description('per-unit costs for docs/capacity.md: Redis bytes per queued job and per paced host, WARC bytes per page, the frontier at scale')
+    .description(
+      'per-unit costs for docs/capacity.md: Redis bytes per queued job and per paced host, WARC bytes per page, Elasticsearch docs/s, bytes per document and search load against _search, the frontier at scale',
+    )
     .option('--pages <dir>', 'a dataset folder whose pages stand for fetched pages', '../shared/datasets/dragnet')
     .option('--jobs <n>', 'jobs queued and hosts paced to measure Redis memory', positiveInteger, 20_000)
+    .option('--documents <n>', 'demo documents indexed into one local Elasticsearch node', positiveInteger, 20_000)
+    .option('--searches <n>', 'searches per concurrency level, each way', positiveInteger, 2_000)
     .option('--postgres <url>', 'the Postgres server', 'postgres://postgres@127.0.0.1:5432/postgres')
     .option('--database <name>', "the frontier bench's own database, reused across runs", 'winnow_bench_frontier')
     .option('--urls <n>', 'URLs in the frontier', positiveInteger, 10_000_000)
