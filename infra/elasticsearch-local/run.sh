@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Builds the launcher if needed (Maven, from Maven Central) and runs a single-node Elasticsearch in
-# the foreground. stdout carries exactly one line, ELASTICSEARCH_URL=http://127.0.0.1:<port>, once
-# the cluster is healthy; everything else goes to stderr. SIGTERM stops it cleanly.
-# Arguments pass through: [--home <dir>] [--port <n>]. ES_JAVA_HEAP overrides the 1 GB heap.
+# Builds the launcher if needed (Maven, from Maven Central) and runs one Elasticsearch node in the
+# foreground: a single-node cluster, or a member of a cluster. stdout carries exactly one line,
+# ELASTICSEARCH_URL=http://127.0.0.1:<port>, once the cluster is healthy; everything else goes to
+# stderr. SIGTERM stops it cleanly. Arguments pass through: [--home <dir>] [--port <n>], and to join
+# a cluster --node-name <name> --transport-port <n> --seed-hosts 127.0.0.1:<port>,...
+# --initial-master-nodes <name>,... (startLocalElasticsearchCluster in packages/search/src/testing
+# starts three such nodes). ES_JAVA_HEAP overrides the 1 GB heap.
 # `run.sh --build-only` builds the launcher and exits (infra/docker/build-images.sh packs it).
 set -euo pipefail
 cd "$(dirname "$0")"

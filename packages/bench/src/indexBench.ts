@@ -13,7 +13,7 @@ export interface IndexBenchFlags {
 }
 
 /** `count` documents from the demo corpus: articles' gold main text, spread over the demo sites. */
-function demoDocuments(count: number): IndexDocument[] {
+export function demoDocuments(count: number): IndexDocument[] {
   const perSite = Math.ceil(count / DEMO_SITE_NAMES.length);
   const documents = DEMO_SITE_NAMES.flatMap((name) =>
     demoSite(name, { articles: perSite })

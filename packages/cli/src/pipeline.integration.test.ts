@@ -5,6 +5,8 @@ import { DEMO_SITE_NAMES, serveDemoWeb, type DemoWeb } from '@winnow/demo-corpus
 import { lcsF1 } from '@winnow/eval';
 import { addSite, openRuntime, pipelineStatus, search, startCrawl, templateScheduleId, waitForIdle, type Runtime, type Service } from '@winnow/runtime';
 import { wordsOf } from '@winnow/search';
+import { openRedisClient } from '@winnow/queue';
+import { startRedisCluster, type RedisClusterServer } from '@winnow/queue/testing';
 import { HoldingIndex } from '@winnow/search/testing';
 import { findSite, listTemplates, siteCounts } from '@winnow/storage';
 import { demoPhrases } from './commands/demo.js';
@@ -33,17 +35,7 @@ describe('the pipeline, embedded (PGlite, Postgres index, private redis-server)'
   });
 
   test('every page is crawled, templated, extracted and indexed', async () => {
-    const counts = await siteCounts(rt.db);
-    for (const site of web.sites) {
-      const count = counts.find((candidate) => candidate.site === site.name);
-      assert.ok(count);
-      assert.equal(count.stored, site.pages.length, `${site.name}: every demo page is stored`);
-      assert.equal(count.extracted, site.pages.length, `${site.name}: every page is extracted`);
-      assert.equal(await rt.search.count(site.name), site.pages.length, `${site.name}: every page is indexed`);
-      const crawl = (await pipelineStatus(rt)).sites.find((candidate) => candidate.site === site.name)?.crawl;
-      assert.ok((crawl?.counts.refused ?? 0) > 0, `${site.name}: the demo's broken links are recorded as refused`);
-      assert.equal(count.failedExtract + count.failedIndex, 0);
-    }
+    await everyPageIndexed(rt, web);
   });
 
   test('each site has an article template and a list template, and every page was read by a template', async () => {
@@ -152,5 +144,77 @@ describe('sites that crawl the same URLs, embedded (PGlite, Postgres index, priv
 
   test('a site removed mid-crawl, with an indexer batch of its pages in flight, leaves no document once the pipeline is idle', async () => {
     await removedMidCrawl(rt, holding, web, 'doomed', 'second');
+  });
+});
+
+/** Every demo page is stored, extracted and indexed, with the demo's broken links recorded as refused. */
+async function everyPageIndexed(rt: Runtime, web: DemoWeb): Promise<void> {
+  const counts = await siteCounts(rt.db);
+  for (const site of web.sites) {
+    const count = counts.find((candidate) => candidate.site === site.name);
+    assert.ok(count);
+    assert.equal(count.stored, site.pages.length, `${site.name}: every demo page is stored`);
+    assert.equal(count.extracted, site.pages.length, `${site.name}: every page is extracted`);
+    assert.equal(await rt.search.count(site.name), site.pages.length, `${site.name}: every page is indexed`);
+    const crawl = (await pipelineStatus(rt)).sites.find((candidate) => candidate.site === site.name)?.crawl;
+    assert.ok((crawl?.counts.refused ?? 0) > 0, `${site.name}: the demo's broken links are recorded as refused`);
+    assert.equal(count.failedExtract + count.failedIndex, 0);
+  }
+}
+
+describe('the pipeline on a three-master Redis Cluster (PGlite, Postgres index)', () => {
+  let web: DemoWeb;
+  let redisCluster: RedisClusterServer;
+  let rt: Runtime;
+  let services: Service[];
+  before(async () => {
+    redisCluster = await startRedisCluster(3);
+    web = await serveDemoWeb(['ledger'], { articles: 30 });
+    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', REDIS_URL: redisCluster.url, WINNOW_REDIS_MODE: 'cluster' }));
+    services = await startWorkers(rt);
+    for (const site of web.sites) {
+      await addSite(rt, { name: site.name, seeds: [`${site.origin}/`], minTemplatePages: 5, templateEveryMs: 0, concurrency: 4, allowPrivateAddresses: true });
+      await startCrawl(rt, site.name);
+    }
+    await waitForIdle(rt);
+  });
+  after(async () => {
+    await closeAll(services);
+    await rt.close();
+    await web.close();
+    await redisCluster.stop();
+  });
+
+  test('every page is crawled, templated, extracted and indexed, and an exact phrase finds exactly its pages', async () => {
+    await everyPageIndexed(rt, web);
+    const site = web.sites[0];
+    assert.ok(site);
+    const { acrossBlocks } = demoPhrases(site);
+    assert.deepEqual(await searchAll(rt, `"${acrossBlocks}"`), pagesWithPhrase(web, acrossBlocks));
+  });
+
+  test("the queues' keys share the prefix's hash slot, while the hosts' politeness keys carry their own", async () => {
+    const client = openRedisClient(rt.queueSettings.connection);
+    let keys: string[];
+    try {
+      await client.ping();
+      assert.ok('nodes' in client, 'the runtime talks to the cluster through a cluster client');
+      const masters = client.nodes('master');
+      assert.equal(masters.length, 3);
+      keys = (await Promise.all(masters.map((master) => master.keys('*')))).flat();
+    } finally {
+      client.disconnect();
+    }
+    const queueKeys = keys.filter((key) => key.startsWith('{winnow}:'));
+    assert.ok(
+      queueKeys.some((key) => key.startsWith('{winnow}:extract:')),
+      'the extract queue lives under the hash-tagged prefix',
+    );
+    assert.ok(
+      queueKeys.some((key) => key.startsWith('{winnow}:index:')),
+      'the index queue lives under the hash-tagged prefix',
+    );
+    const hostKeys = keys.filter((key) => key.startsWith('winnow:crawl:host:{'));
+    assert.ok(hostKeys.length > 0, `the crawl's host state is kept: ${keys.filter((key) => !key.startsWith('{winnow}')).join(', ')}`);
   });
 });

@@ -357,6 +357,46 @@ export function buildProgram(): Command {
       ),
     );
   bench
+    .command('capacity')
+    .description(
+      'per-unit costs for docs/capacity.md: Redis bytes per queued job and per paced host, WARC bytes per page, Elasticsearch docs/s, bytes per document and search load against _search, the frontier at scale',
+    )
+    .option('--pages <dir>', 'a dataset folder whose pages stand for fetched pages', '../shared/datasets/dragnet')
+    .option('--jobs <n>', 'jobs queued and hosts paced to measure Redis memory', positiveInteger, 20_000)
+    .option('--documents <n>', 'demo documents indexed into one local Elasticsearch node', positiveInteger, 20_000)
+    .option('--searches <n>', 'searches per concurrency level, each way', positiveInteger, 2_000)
+    .option('--postgres <url>', 'the Postgres server', 'postgres://postgres@127.0.0.1:5432/postgres')
+    .option('--database <name>', "the frontier bench's own database, reused across runs", 'winnow_bench_frontier')
+    .option('--urls <n>', 'URLs in the frontier', positiveInteger, 10_000_000)
+    .option('--hosts <n>', 'hosts they belong to', positiveInteger, 100_000)
+    .option('--batch <n>', 'URLs per lease', positiveInteger, 100)
+    .option('--rounds <n>', 'leases timed', positiveInteger, 100)
+    .option('--holders <n>', 'other processes holding a batch while one renews', positiveInteger, 16)
+    .option('--json', 'print one JSON object on one line')
+    .action(
+      lazy(
+        () => import('@winnow/bench'),
+        (module) => module.benchCapacityCommand,
+      ),
+    );
+  bench
+    .command('frontier')
+    .description('the Postgres frontier at scale: lease, complete and renew URLs/s of one crawler process over millions of URLs (loaded once into --database)')
+    .option('--postgres <url>', 'the Postgres server', 'postgres://postgres@127.0.0.1:5432/postgres')
+    .option('--database <name>', "the bench's own database, reused across runs", 'winnow_bench_frontier')
+    .option('--urls <n>', 'URLs in the frontier', positiveInteger, 10_000_000)
+    .option('--hosts <n>', 'hosts they belong to', positiveInteger, 100_000)
+    .option('--batch <n>', 'URLs per lease', positiveInteger, 100)
+    .option('--rounds <n>', 'leases timed', positiveInteger, 100)
+    .option('--holders <n>', 'other processes holding a batch while one renews', positiveInteger, 16)
+    .option('--json', 'print one JSON object')
+    .action(
+      lazy(
+        () => import('@winnow/bench'),
+        (module) => module.benchFrontierCommand,
+      ),
+    );
+  bench
     .command('extract')
     .description('detection ms/page of every template method on the same pages, and CE against FastCE on 10-300 pages of a site')
     .option('--data <dir>', 'folder of the datasets (daniel, dragnet, cleanportaleval); without them the demo corpus is used', '../shared/datasets')

@@ -51,3 +51,18 @@ test('extraction methods are checked at load, naming the variable and the names 
   assert.match(problem('WINNOW_TEMPLATE_METHOD', 'reader'), /WINNOW_TEMPLATE_METHOD: unknown template method "reader"/, 'a single-page method has no template');
   assert.match(problem('WINNOW_FALLBACK_METHOD', 'pipeline'), /WINNOW_FALLBACK_METHOD: unknown single-page method "pipeline"; expected one of: .*\breader\b/);
 });
+
+test('on a Redis Cluster the queue prefix must hold a {…} hash tag, {winnow} when unset; a single Redis takes any prefix', () => {
+  const cluster = { WINNOW_REDIS_MODE: 'cluster', REDIS_URL: 'redis://127.0.0.1:7000' };
+  assert.equal(loadEnv(cluster).WINNOW_QUEUE_PREFIX, '{winnow}');
+  assert.equal(loadEnv({ ...cluster, WINNOW_QUEUE_PREFIX: 'prod:{winnow}' }).WINNOW_QUEUE_PREFIX, 'prod:{winnow}');
+  assert.throws(
+    () => loadEnv({ ...cluster, WINNOW_QUEUE_PREFIX: 'winnow' }),
+    /WINNOW_QUEUE_PREFIX: on a Redis Cluster it must hold a \{…\} hash tag, such as \{winnow\}/,
+  );
+  assert.throws(() => loadEnv({ ...cluster, WINNOW_QUEUE_PREFIX: 'winnow{}' }), /hash tag/);
+  assert.throws(() => loadEnv({ WINNOW_REDIS_MODE: 'cluster' }), /REDIS_URL: WINNOW_REDIS_MODE=cluster needs the URL of one node/);
+  assert.throws(() => loadEnv({ WINNOW_REDIS_MODE: 'sentinel' }), /WINNOW_REDIS_MODE/);
+  assert.equal(loadEnv({}).WINNOW_QUEUE_PREFIX, 'winnow');
+  assert.equal(loadEnv({ WINNOW_QUEUE_PREFIX: 'plain' }).WINNOW_QUEUE_PREFIX, 'plain');
+});

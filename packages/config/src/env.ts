@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { SINGLE_PAGE_METHOD_NAMES, TEMPLATE_METHOD_NAMES } from '@winnow/extract';
 import { z } from 'zod';
-import { API_ENV_SCHEMA, list, parseEnv, url } from './apiEnv.js';
+import { API_ENV_SCHEMA, ConfigError, list, parseEnv, url } from './apiEnv.js';
 
 export { type ApiToken, ConfigError, MIN_TOKEN_LENGTH, type TokenScope } from './apiEnv.js';
 
@@ -96,8 +96,17 @@ export const ENV_SCHEMA = z.object({
   WINNOW_WORKER_PORT: optionalInteger(0, 65535),
   /** The address the worker's port listens on: loopback unless probes or Prometheus come from outside the container (Kubernetes: `0.0.0.0`). */
   WINNOW_WORKER_HOST: optionalText.transform((value) => value ?? '127.0.0.1'),
-  /** Prefix of every BullMQ key, so that several deployments can share one Redis. */
-  WINNOW_QUEUE_PREFIX: optionalText.transform((value) => value ?? 'winnow'),
+  /**
+   * Prefix of every BullMQ key, so that several deployments can share one Redis. On a Redis
+   * Cluster it must hold a `{…}` hash tag (unset: `{winnow}`): BullMQ's scripts touch several keys
+   * of a queue at once, which a cluster allows only within one hash slot.
+   */
+  WINNOW_QUEUE_PREFIX: optionalText,
+  /**
+   * `cluster`: `REDIS_URL` names one node of a Redis Cluster, and the client finds the others
+   * (docs/capacity.md). `single` (the default): one Redis server.
+   */
+  WINNOW_REDIS_MODE: z.preprocess((value) => (value === '' ? undefined : value), z.enum(['single', 'cluster']).default('single')),
   WINNOW_EXTRACT_CONCURRENCY: integer(2, 1, 64),
   /**
    * Worker threads that extract pages and prepare templates off the event loop (0: on it). One less
@@ -122,6 +131,8 @@ export const ENV_SCHEMA = z.object({
   WINNOW_ES_ALIAS: optionalText.transform((value) => value ?? 'winnow-pages'),
   /** Replicas of the Elasticsearch index: 0 for a single node, where a replica can never be placed. */
   WINNOW_ES_REPLICAS: integer(0, 0, 10),
+  /** Primary shards of a new Elasticsearch index: a cluster spreads them over its nodes (docs/capacity.md sizes them). */
+  WINNOW_ES_SHARDS: integer(1, 1, 1024),
   /** How long the indexer retries writes Elasticsearch refused with 429 or lost with the connection. */
   WINNOW_INDEX_RETRY_MS: integer(300_000, 0, 3_600_000),
   /**
@@ -182,11 +193,24 @@ export const ENV_SCHEMA = z.object({
   WINNOW_JOB_LOCK_MS: integer(30_000, 1000, 600_000),
 });
 
-export type Env = z.infer<typeof ENV_SCHEMA>;
+export type Env = Omit<z.infer<typeof ENV_SCHEMA>, 'WINNOW_QUEUE_PREFIX'> & { WINNOW_QUEUE_PREFIX: string };
+
+/** The part of a key Redis Cluster hashes: the first `{…}` with something inside. */
+const HASH_TAG = /\{[^{}]+\}/;
 
 /** The names of every environment variable the configuration schema knows. */
 export const ENV_NAMES: readonly string[] = Object.keys(ENV_SCHEMA.shape);
 
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  return parseEnv(ENV_SCHEMA, source);
+  const env = parseEnv(ENV_SCHEMA, source);
+  const cluster = env.WINNOW_REDIS_MODE === 'cluster';
+  const prefix = env.WINNOW_QUEUE_PREFIX ?? (cluster ? '{winnow}' : 'winnow');
+  const problems = [
+    ...(cluster && !env.REDIS_URL ? ['REDIS_URL: WINNOW_REDIS_MODE=cluster needs the URL of one node of the Redis Cluster'] : []),
+    ...(cluster && !HASH_TAG.test(prefix)
+      ? [`WINNOW_QUEUE_PREFIX: on a Redis Cluster it must hold a {…} hash tag, such as {${prefix}}, so that each queue's keys share one hash slot`]
+      : []),
+  ];
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  return { ...env, WINNOW_QUEUE_PREFIX: prefix };
 }

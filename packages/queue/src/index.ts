@@ -13,5 +13,16 @@ export {
   type TemplateJobResult,
 } from './contracts.js';
 export { type JobAttempt, PipelineQueues, startWorker, type FailedJob, type QueueCounts, type QueueSettings, type WorkerOptions } from './queues.js';
-export { redisOptionsFromUrl, RedisUnavailableError, startPrivateRedis, waitForRedis, type PrivateRedis } from './redis.js';
+export {
+  closeRedisConnection,
+  openRedisClient,
+  redisConnection,
+  redisOptionsFromUrl,
+  RedisUnavailableError,
+  startPrivateRedis,
+  untaggedPrefix,
+  waitForRedis,
+  type PrivateRedis,
+  type RedisClient,
+} from './redis.js';
 export { UnrecoverableError, type Worker } from 'bullmq';

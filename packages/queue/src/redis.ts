@@ -5,11 +5,48 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { ConnectionOptions } from 'bullmq';
 import { failureReason } from '@winnow/config';
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 
 /** ioredis options for a `redis://` or `rediss://` URL; workers need `maxRetriesPerRequest: null`. */
 export function redisOptionsFromUrl(url: string): ConnectionOptions {
   return { ...serverOf(url), maxRetriesPerRequest: null };
+}
+
+/** A client of either kind Winnow talks to: one server, or a Redis Cluster. */
+export type RedisClient = Redis | Cluster;
+
+/**
+ * The connection BullMQ and the crawler use for `REDIS_URL`: a single server's options, or, with
+ * `cluster`, one ioredis `Cluster` client seeded by that node (it learns the others and follows
+ * slot moves). BullMQ shares a client instance given to it and never closes it: whoever calls this
+ * closes the cluster client (`closeRedisConnection`).
+ */
+export function redisConnection(url: string, { cluster }: { cluster: boolean }): ConnectionOptions {
+  if (!cluster) return redisOptionsFromUrl(url);
+  const { host, port, db, ...login } = serverOf(url);
+  if (db !== 0) throw new RangeError(`REDIS_URL: a Redis Cluster has only database 0, not ${db}`);
+  return new Cluster([{ host, port }], { redisOptions: { ...login, maxRetriesPerRequest: null } });
+}
+
+/** A client of its own on `connection` (a cluster client is duplicated: same seeds and options). */
+export function openRedisClient(connection: ConnectionOptions): RedisClient {
+  if (connection instanceof Cluster || connection instanceof Redis) return connection.duplicate();
+  return new Redis({ ...(connection as RedisOptions), maxRetriesPerRequest: null });
+}
+
+/** Closes a client instance `redisConnection` made; plain options hold nothing open. */
+export async function closeRedisConnection(connection: ConnectionOptions): Promise<void> {
+  if (connection instanceof Cluster || connection instanceof Redis) await connection.quit().catch(() => connection.disconnect());
+}
+
+/**
+ * The prefix of keys that carry their own hash tag, such as a host's politeness state
+ * (`<prefix>:host:{<host>}`): the queue prefix without its braces. Redis hashes only the first
+ * `{…}` of a key, so the queue prefix's tag would put every host on one node of a cluster; with
+ * it removed, each host's keys stay together in the host's own slot and hosts spread over all.
+ */
+export function untaggedPrefix(prefix: string): string {
+  return prefix.replace(/[{}]/g, '');
 }
 
 /** Where a `redis://` or `rediss://` URL points, and how to log in. */

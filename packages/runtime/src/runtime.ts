@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { objectStoreOptions, openWarcArchive, type WarcArchive } from '@winnow/archive';
 import type { Env } from '@winnow/config';
 import { CpuPool } from './cpu/pool.js';
-import { PipelineQueues, redisOptionsFromUrl, startPrivateRedis, waitForRedis, type PrivateRedis, type QueueSettings } from '@winnow/queue';
+import { closeRedisConnection, PipelineQueues, redisConnection, startPrivateRedis, waitForRedis, type PrivateRedis, type QueueSettings } from '@winnow/queue';
 import { PipelineMetrics } from '@winnow/metrics';
 import { ElasticsearchIndex, PostgresSearchIndex, type SearchIndex } from '@winnow/search';
 import { type BodyStore, migrate, openDb, type Db, postgresBodies } from '@winnow/storage';
@@ -126,8 +126,10 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
         log.warn({ reason, retryForMs: env.WINNOW_INFRA_RETRY_MS }, 'Redis (REDIS_URL) cannot be reached yet; trying again'),
       );
     }
+    const connection = redis ? redis.options : redisConnection(env.REDIS_URL as string, { cluster: env.WINNOW_REDIS_MODE === 'cluster' });
+    cleanups.push(() => closeRedisConnection(connection));
     const queueSettings: QueueSettings = {
-      connection: redis ? redis.options : redisOptionsFromUrl(env.REDIS_URL as string),
+      connection,
       prefix: env.WINNOW_QUEUE_PREFIX,
       attempts: env.WINNOW_JOB_ATTEMPTS,
       backoffMs: env.WINNOW_JOB_BACKOFF_MS,
@@ -145,6 +147,7 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
           url: env.ELASTICSEARCH_URL,
           alias: env.WINNOW_ES_ALIAS,
           replicas: env.WINNOW_ES_REPLICAS,
+          shards: env.WINNOW_ES_SHARDS,
           retryForMs: env.WINNOW_INDEX_RETRY_MS,
         })
       : new PostgresSearchIndex(db);

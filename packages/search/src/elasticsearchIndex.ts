@@ -16,11 +16,14 @@ const loadElasticsearch = async () => {
 };
 
 export interface ElasticsearchIndexOptions {
-  url: string;
+  /** One node, or several of one cluster: the client spreads requests over them and skips a node that is down. */
+  url: string | readonly string[];
   /** The alias every read and write goes through. */
   alias?: string;
   /** Replicas of the index: 0 for a single node (a replica could never be placed there). */
   replicas?: number;
+  /** Primary shards of a new index: more spread writes and searches over more nodes (fixed once the index exists). */
+  shards?: number;
   /** The bulk helper sends a request once this many bytes of actions wait. */
   flushBytes?: number;
   /** Writes that fail for a reason that can pass (429, connection lost) are retried for this long. */
@@ -60,9 +63,9 @@ export const DOCUMENT_SCHEME = 3;
  * are left out of `_source`, which keeps the main text the hits show. `main_text` stays
  * `standard`-analysed: while an index of scheme 2 is copied, queries also name its fields.
  */
-export const INDEX_BODY = (replicas: number) => ({
+export const INDEX_BODY = (replicas: number, shards = 1) => ({
   settings: {
-    number_of_shards: 1,
+    number_of_shards: shards,
     number_of_replicas: replicas,
     analysis: { analyzer: { winnow_exact: { type: 'custom' as const, tokenizer: 'standard', filter: ['lowercase'] } } },
   },
@@ -112,13 +115,17 @@ export class ElasticsearchIndex implements SearchIndex {
   /** The client, once `loadElasticsearch` has loaded it. */
   readonly #client: Promise<Client>;
   readonly #replicas: number;
+  readonly #shards: number;
   readonly #flushBytes: number;
   readonly #retryForMs: number;
 
   constructor(options: ElasticsearchIndexOptions) {
-    this.#client = loadElasticsearch().then(({ Client }) => new Client({ node: options.url, maxRetries: 2, requestTimeout: 30_000 }));
+    this.#client = loadElasticsearch().then(
+      ({ Client }) => new Client({ nodes: typeof options.url === 'string' ? [options.url] : [...options.url], maxRetries: 2, requestTimeout: 30_000 }),
+    );
     this.alias = options.alias ?? 'winnow-pages';
     this.#replicas = options.replicas ?? 0;
+    this.#shards = options.shards ?? 1;
     this.#flushBytes = options.flushBytes ?? 5_000_000;
     this.#retryForMs = options.retryForMs ?? 300_000;
   }
@@ -273,7 +280,7 @@ export class ElasticsearchIndex implements SearchIndex {
     try {
       await (await this.#client).indices.create({
         index,
-        ...INDEX_BODY(this.#replicas),
+        ...INDEX_BODY(this.#replicas, this.#shards),
         ...(withAlias ? { aliases: { [this.alias]: { is_write_index: true } } } : {}),
       });
       return true;

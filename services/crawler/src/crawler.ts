@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { extractionJobId, startWorker, type Worker } from '@winnow/queue';
+import { extractionJobId, openRedisClient, type RedisClient, startWorker, untaggedPrefix, type Worker } from '@winnow/queue';
 import { type Runtime, type Service, syncSchedules, whileUnavailable } from '@winnow/runtime';
 import {
   CrawlActiveError,
@@ -26,7 +26,6 @@ import {
   unextractedPages,
   unreachedPages,
 } from '@winnow/storage';
-import { Redis } from 'ioredis';
 import { admitFound, revisitEntries, startingEntries } from './admission.js';
 import { BrowserRenderer } from './browser.js';
 import type { Fetcher, Resolve } from './fetcher.js';
@@ -74,7 +73,7 @@ const ADMITTED_MEMORY = 500_000;
 export class Crawler implements Service {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   readonly #rt: Runtime;
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #fetcher: Fetcher;
   readonly #context: VisitContext;
   readonly #active = new Map<number, Promise<void>>();
@@ -98,7 +97,7 @@ export class Crawler implements Service {
   constructor(rt: Runtime, options: CrawlerOptions = {}) {
     this.#rt = rt;
     const { env } = rt;
-    this.#redis = new Redis({ ...(rt.queueSettings.connection as object), maxRetriesPerRequest: null, lazyConnect: false });
+    this.#redis = openRedisClient(rt.queueSettings.connection);
     this.#redis.on('error', (error) => rt.log.warn({ err: error }, 'redis error (the crawler retries)'));
     this.#fetcher = new MeasuredFetcher(
       {
@@ -109,7 +108,8 @@ export class Crawler implements Service {
       },
       rt.metrics,
     );
-    const prefix = `${env.WINNOW_QUEUE_PREFIX}:crawl`;
+    // Each host's (and origin's) keys carry their own hash tag: on a Redis Cluster they spread over every node.
+    const prefix = `${untaggedPrefix(env.WINNOW_QUEUE_PREFIX)}:crawl`;
     const politeness = new Politeness(this.#redis, prefix, this.#leaseMs);
     const robots = new RobotsCache({ redis: this.#redis, prefix, userAgent: env.WINNOW_USER_AGENT, ttlMs: env.WINNOW_ROBOTS_TTL_MS });
     this.#context = {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@winnow/queue';
 
 /** How a host may be visited: at most `maxInFlight` requests at once, their starts `intervalMs` apart. */
 export interface HostPace {
@@ -101,7 +101,7 @@ return until_
  */
 export class Politeness {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly leaseMs: number,
   ) {}
@@ -148,8 +148,9 @@ export class Politeness {
     await this.redis.eval(BACK_OFF, 1, this.#keys(host).state, Math.max(0, Math.round(forMs)));
   }
 
+  /** The host's two keys, which one script reads together: its hash tag keeps them in one slot of a Redis Cluster. */
   #keys(host: string) {
-    return { state: `${this.prefix}:host:${host}`, inFlight: `${this.prefix}:host:${host}:in-flight` };
+    return { state: `${this.prefix}:host:{${host}}`, inFlight: `${this.prefix}:host:{${host}}:in-flight` };
   }
 }
 

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@winnow/queue';
 import { type FetchedResponse, FetchError } from './fetcher.js';
 import { retryAfterMs } from './politeness.js';
 
@@ -51,7 +51,7 @@ const MAX_RETRY_WAIT_MS = 10 * 60_000;
 const GAVE_UP_TTL_MS = MAX_RETRY_WAIT_MS + 60_000;
 
 export interface RobotsOptions {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   userAgent: string;
   /** How long a fetched robots.txt is trusted within a crawl before it is fetched again. */

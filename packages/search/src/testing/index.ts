@@ -1,2 +1,11 @@
 export { HoldingIndex, type HeldWrite } from './holdingIndex.js';
-export { elasticsearchForTests, LAUNCHER, startLocalElasticsearch, type LocalElasticsearch, type LocalElasticsearchOptions } from './localElasticsearch.js';
+export {
+  elasticsearchForTests,
+  LAUNCHER,
+  startLocalElasticsearch,
+  startLocalElasticsearchCluster,
+  type LocalElasticsearch,
+  type LocalElasticsearchCluster,
+  type LocalElasticsearchNode,
+  type LocalElasticsearchOptions,
+} from './localElasticsearch.js';
