@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { SINGLE_PAGE_METHOD_NAMES, TEMPLATE_METHOD_NAMES } from '@winnow/extract';
 import { z } from 'zod';
+import { WinnowError } from './errors.js';
 
 /** Unset and empty are the same thing for an environment variable. */
 const optionalText = z.preprocess((value) => (value === '' ? undefined : value), z.string().optional());
@@ -243,8 +244,16 @@ export type Env = z.infer<typeof ENV_SCHEMA>;
 /** The names of every environment variable the configuration schema knows. */
 export const ENV_NAMES: readonly string[] = Object.keys(ENV_SCHEMA.shape);
 
-export class ConfigError extends Error {
+/**
+ * A deployment's configuration refused at start-up: input the operator corrects, so it is said in
+ * one line (each bad variable named) and the process exits 2 without a stack trace, as a usage
+ * error does (`runStandalone`, the CLI's `main`).
+ */
+export class ConfigError extends WinnowError {
   override readonly name = 'ConfigError';
+  constructor(message: string) {
+    super('invalid-input', message);
+  }
 }
 
 /** Reads and validates the environment; names every bad variable in one error. */
@@ -253,7 +262,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = ENV_SCHEMA.safeParse(picked);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   return parsed.data;
 }
