@@ -192,11 +192,6 @@ async function render(context: VisitContext, leased: LeasedUrl, site: Site, slot
         headers,
       });
     },
-    refusedNavigation: (url) => {
-      const normalized = normalizeUrl(url, undefined, context.trackingParams);
-      const refusal = normalized && normalized !== leased.url ? refusedLink(normalized, site.config) : null;
-      return refusal && `refused: navigation to ${url}: ${refusal.why}`;
-    },
     timeoutMs: context.rt.env.WINNOW_FETCH_TIMEOUT_MS,
   });
   if (rendered.status >= 300 && rendered.status < 400) return rendered;
