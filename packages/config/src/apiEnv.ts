@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WinnowError } from './errors.js';
 
 /*
  * The settings a command sent to a running API reads (`WINNOW_API_URL`, `WINNOW_API_TOKEN`), apart
@@ -74,18 +75,25 @@ export const API_ENV_SCHEMA = z.object({
 
 export type ApiEnv = z.infer<typeof API_ENV_SCHEMA>;
 
-export class ConfigError extends Error {
+/**
+ * A deployment's configuration refused at start-up: input the operator corrects, so it is said in
+ * one line (each bad variable named) and the process exits 2 without a stack trace, as a usage
+ * error does (`runStandalone`, the CLI's `main`).
+ */
+export class ConfigError extends WinnowError {
   override readonly name = 'ConfigError';
+  constructor(message: string) {
+    super('invalid-input', message);
+  }
 }
 
-/** Reads and validates the environment; names every bad variable in one error. */
 /** Parses the variables `schema` names from `source`; every problem is named in one `ConfigError`. */
 export function parseEnv<Schema extends z.ZodObject>(schema: Schema, source: NodeJS.ProcessEnv): z.infer<Schema> {
   const picked = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, source[name]]));
   const parsed = schema.safeParse(picked);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   return parsed.data;
 }

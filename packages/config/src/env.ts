@@ -211,6 +211,6 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       ? [`WINNOW_QUEUE_PREFIX: on a Redis Cluster it must hold a {…} hash tag, such as {${prefix}}, so that each queue's keys share one hash slot`]
       : []),
   ];
-  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return { ...env, WINNOW_QUEUE_PREFIX: prefix };
 }

@@ -32,9 +32,38 @@ describe('allowed URL globs', () => {
       () => site(['https://news.example/**', 'news.example/world/**']),
       /allow\.1: glob "news\.example\/world\/\*\*" refused: globs match whole URLs/,
     );
-    for (const glob of ['https://news.example/**', 'http*://news.example/**', 'http{,s}://news.example/**', '**/amp/**', '*://news.example/*']) {
+    for (const glob of ['https://news.example/**', 'http*://news.example/**', 'http{,s}://news.example/**', '*://news.example/*']) {
       assert.deepEqual(site([glob]).allow, [glob]);
     }
+  });
+
+  test("a glob on another host than the seeds', or on another scheme than http(s), is refused", () => {
+    assert.throws(() => site(['file:///**']), /allow\.0: glob "file:\/\/\/\*\*" refused: only http and https URLs are crawled, not "file:" ones/);
+    for (const glob of [
+      'https://other.example/**',
+      'http://**',
+      'https://*/**',
+      'https://*.example/**',
+      '**/amp/**',
+      'https://{news.example,127.0.0.1:5432}/**',
+      'https://news.example.evil/**',
+    ]) {
+      assert.throws(() => site([glob]), /refused: (its host ".*" is not a seed's host \(news\.example\) nor its subdomains|globs match whole URLs)/, glob);
+    }
+    for (const glob of ['https://*.news.example/**', 'https://{www.,}news.example/**', 'https://NEWS.example/**']) {
+      assert.deepEqual(site([glob]).allow, [glob]);
+    }
+    const local = parseSiteConfig({
+      name: 'local',
+      seeds: ['http://127.0.0.1:8080/', 'http://[::1]:8080/'],
+      allow: ['http://127.0.0.1:8080/a/**', 'http://\\[::1\\]:8080/**'],
+      allowPrivateAddresses: true,
+    });
+    assert.equal(local.allow.length, 2);
+    assert.throws(
+      () => parseSiteConfig({ name: 'local', seeds: ['http://127.0.0.1:8080/'], allow: ['http://127.0.0.1:9/**'], allowPrivateAddresses: true }),
+      /its host "127\.0\.0\.1:9"/,
+    );
   });
 
   test('a hostile link gets its answer: matching is linear in the URL', () => {

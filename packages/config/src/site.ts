@@ -1,4 +1,4 @@
-import { escape as escapeGlob } from 'minimatch';
+import { braceExpand, escape as escapeGlob } from 'minimatch';
 import { WinnowError } from './errors.js';
 import { globProblem } from './globs.js';
 import { z } from 'zod';
@@ -102,7 +102,7 @@ function checkRules(site: z.infer<typeof SITE_SETTINGS>, context: z.RefinementCt
     if (refused) context.addIssue({ code: 'custom', path: ['seeds', index], message: `refused: ${refused}` });
   });
   site.allow.forEach((glob, index) => {
-    const problem = unstorable(glob) ?? globProblem(glob) ?? wholeUrlProblem(glob);
+    const problem = unstorable(glob) ?? globProblem(glob) ?? wholeUrlProblem(glob) ?? foreignUrlProblem(glob, site.seeds);
     if (problem) context.addIssue({ code: 'custom', path: ['allow', index], message: `glob "${glob}" refused: ${problem}` });
   });
   for (const schedule of ['templateEveryMs', 'recrawlEveryMs'] as const) {
@@ -135,12 +135,41 @@ const STORED_SITE_CONFIG = SITE_SETTINGS.superRefine(checkRules);
 /**
  * Globs are matched against whole URLs: one written as a path (`/articles/**`) or a host without
  * a scheme matches nothing, and a recrawl under it would take every stored page but the seeds out
- * of the index. Such a glob starts neither with a scheme (`https://`, `http*://`) nor with a
- * wildcard.
+ * of the index. Such a glob does not start with a scheme (`https://`, `http{,s}://`).
  */
 function wholeUrlProblem(glob: string): string | null {
-  if (/^[a-z*?{[][a-z0-9+.*?{},[\]-]*:\/\//i.test(glob) || glob.startsWith('*')) return null;
+  if (/^[a-z*?{[][a-z0-9+.*?{},[\]-]*:\/\//i.test(glob)) return null;
   return `globs match whole URLs, scheme and host included (e.g. "https://example.com${glob.startsWith('/') ? glob : '/articles/**'}")`;
+}
+
+/** Schemes a glob may name, as written once its braces are expanded. */
+const HTTP_SCHEMES = new Set(['http', 'https', 'http?', 'https?', 'http*', '*']);
+/** A wildcard that stands for subdomains only: `*.` or `**.` before a literal domain. */
+const SUBDOMAIN_WILDCARD = /^\*{1,2}\./;
+const GLOB_MAGIC = /[*?[\]{}()!+@]/;
+
+/**
+ * A site's globs stay on its seeds' hosts: every pattern its braces expand to names `http` or
+ * `https` and a seed's host (port included) or a subdomain of it, or stands for subdomains
+ * (`https://*.example.com/**` on a site seeded at `example.com` or `www.example.com`). Otherwise one line of configuration would
+ * let a crawl read `file:///**`, or wander off to any host (`http://**`) or another site's.
+ */
+function foreignUrlProblem(glob: string, seeds: string[]): string | null {
+  const seedHosts = seeds.filter((seed) => URL.canParse(seed)).map((seed) => new URL(seed).host);
+  for (const pattern of braceExpand(glob)) {
+    const [, scheme = '', rawHost = ''] = /^([^:/]*):\/\/([^/]*)/.exec(pattern) ?? [];
+    if (!HTTP_SCHEMES.has(scheme.toLowerCase())) return `only http and https URLs are crawled, not "${scheme}:" ones`;
+    const host = rawHost.replace(/\\(.)/g, '$1').toLowerCase();
+    const subdomainsOf = SUBDOMAIN_WILDCARD.test(host) ? host.replace(SUBDOMAIN_WILDCARD, '') : null;
+    const own = seedHosts.some((seedHost) =>
+      subdomainsOf === null
+        ? seedHost === host || host.endsWith(`.${seedHost}`)
+        : subdomainsOf.includes('.') && !GLOB_MAGIC.test(subdomainsOf) && (seedHost === subdomainsOf || seedHost.endsWith(`.${subdomainsOf}`)),
+    );
+    if (!own)
+      return `its host "${rawHost}" is not a seed's host (${[...new Set(seedHosts)].join(', ')}) nor its subdomains: a site's globs stay on its own hosts`;
+  }
+  return null;
 }
 
 export type SiteConfig = z.infer<typeof SITE_CONFIG_SCHEMA>;

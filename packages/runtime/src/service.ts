@@ -1,4 +1,4 @@
-import { loadEnv } from '@winnow/config';
+import { ConfigError, type Env, loadEnv } from '@winnow/config';
 import { recordPageFailure, type Stage } from '@winnow/storage';
 import { startActivityLog } from './activity.js';
 import { whileUnavailable } from './retry.js';
@@ -72,8 +72,17 @@ export async function serve(
  * port, when `WINNOW_WORKER_PORT` is set), the process ended when they are closed.
  */
 export async function runStandalone(name: string, start: (rt: Runtime) => Promise<Service[]> | Service[]): Promise<void> {
-  const env = loadEnv();
-  const rt = await openRuntime(env, { log: createLogger(env, name) });
+  let env: Env;
+  let rt: Runtime;
+  try {
+    env = loadEnv();
+    rt = await openRuntime(env, { log: createLogger(env, name) });
+  } catch (error) {
+    // The operator's to correct: one line and exit 2, as a usage error, not a stack trace.
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${name}: ${error.message}\n`);
+    process.exit(2);
+  }
   await serve(
     rt,
     async () => start(rt),

@@ -32,8 +32,6 @@ export interface RenderRequest {
    * navigation of the page being rendered, `subresource` for anything it loads (frames included).
    */
   fetch(url: string, headers: Record<string, string>, kind: RequestKind): Promise<FetchedResponse>;
-  /** Why Chromium may not navigate the page to `url` (outside the site's allowed URLs), or null. */
-  refusedNavigation(url: string): string | null;
   timeoutMs: number;
 }
 
@@ -53,8 +51,9 @@ export interface RenderedPage {
  * JavaScript-built pages, rendered in the system Chromium (Playwright, no download). Chromium
  * fetches nothing itself: every request of the browser context is routed to the crawler, which
  * fetches it through the same network policy, User-Agent and byte limit as any other request, or
- * refuses it (images, media and fonts are never needed for the DOM; only GET is sent; navigation of
- * the page outside the site's allowed URLs is refused). Routes are the context's, not the page's,
+ * refuses it (images, media and fonts are never needed for the DOM; only GET is sent). A page that
+ * navigates itself away once loaded (a script, a form, a meta refresh) is kept as it was: its
+ * navigations are cancelled, never fetched; a target the site links to is crawled as any link. Routes are the context's, not the page's,
  * and any other page (a popup) is closed with its requests refused: a page-level route would leave
  * a popup's requests to Chromium. Chromium never follows a redirect itself (it would fetch the
  * target unrouted): the document's comes back to the caller, a subresource's is followed here, each
@@ -94,12 +93,14 @@ export class BrowserRenderer {
           return await route.abort('blockedbyclient').catch(() => undefined);
         }
         const url = sent.url();
-        if (sent.method() !== 'GET' || SKIPPED_RESOURCES.has(sent.resourceType()) || !/^https?:/i.test(url)) return route.abort('blockedbyclient');
-        const refused = isMainDocument ? request.refusedNavigation(url) : null;
-        if (refused) {
-          refusal = new FetchError('refused', refused);
-          return route.abort('blockedbyclient');
+        if (isMainDocument && main !== undefined) {
+          // The page navigates itself away (a script's `location`, a form submit, a meta refresh):
+          // the page is what it showed until then, so the navigation is cancelled, never fetched.
+          // Cancelled as "aborted", Chromium keeps the document (a refusal would replace it with
+          // its error page, "… is blocked … ERR_BLOCKED_BY_CLIENT").
+          return await route.abort('aborted').catch(() => undefined);
         }
+        if (sent.method() !== 'GET' || SKIPPED_RESOURCES.has(sent.resourceType()) || !/^https?:/i.test(url)) return route.abort('blockedbyclient');
         const headers = { accept: sent.headers().accept ?? '*/*' };
         try {
           const response = isMainDocument ? await request.fetch(url, headers, 'document') : await fetchSubresource(request, url, headers);
@@ -123,8 +124,8 @@ export class BrowserRenderer {
       if (!main) throw refusal ?? new FetchError('bad-response', 'the browser received no document');
       // Scripts that fill the page after `load` get a short moment to finish.
       await page.waitForLoadState('networkidle', { timeout: 2000 }).catch(() => undefined);
-      // A script may have navigated the page to a URL that redirects: the page moved.
-      if (isRedirect(main)) return redirectOf(main);
+      // Never store a page Chromium replaced by an error page (its URL is `chrome-error:`).
+      if (!/^https?:/i.test(page.url())) throw new FetchError('bad-response', `the browser left the page for ${page.url()}`);
       const html = await page.content();
       return { url: page.url(), status: main.status, headers: main.headers, body: Buffer.from(html, 'utf8') };
     } finally {

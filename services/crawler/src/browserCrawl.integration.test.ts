@@ -83,3 +83,58 @@ test('without a Chromium, a browser crawl fails at once with what to do', async 
     await noBrowser.close();
   }
 });
+
+test("Crawl-delay holds for every request of a rendered page, its scripts', styles' and data requests included, by the server's clock", async () => {
+  const starts: number[] = [];
+  const paths: string[] = [];
+  const page = (text: string, link: string) =>
+    `<html><head><link rel="stylesheet" href="/style.css"><script src="/app.js"></script></head><body><div id="app"></div><script>
+fill(${JSON.stringify(text)}, ${JSON.stringify(link)});
+fetch('/data.json').then((r) => r.json()).then((data) => { document.getElementById('app').insertAdjacentHTML('beforeend', '<p>' + data.note + '</p>'); });
+</script></body></html>`;
+  const resources: Record<string, [string, string]> = {
+    '/robots.txt': ['text/plain', 'User-agent: *\nCrawl-delay: 1\n'],
+    '/': ['text/html; charset=utf-8', page('The delayed home page', '/second.html')],
+    '/second.html': ['text/html; charset=utf-8', page('The delayed second page', '/')],
+    '/style.css': ['text/css', 'p { margin: 0 }'],
+    '/app.js': [
+      'text/javascript',
+      "function fill(text, link) { document.getElementById('app').innerHTML = '<p>' + text + '</p><a href=\"' + link + '\">next</a>'; }",
+    ],
+    '/data.json': ['application/json', '{"note":"data for the page"}'],
+  };
+  const delayed = createServer((request, response) => {
+    starts.push(performance.now());
+    paths.push(request.url ?? '');
+    const [type, body] = resources[request.url ?? ''] ?? ['text/html', '<p>none</p>'];
+    response.writeHead(type === 'text/html' ? 404 : 200, { 'content-type': type }).end(body);
+  });
+  await new Promise<void>((resolve) => delayed.listen(0, '127.0.0.1', resolve));
+  const delayedOrigin = `http://127.0.0.1:${(delayed.address() as AddressInfo).port}`;
+  const crawler = startCrawler(rt);
+  try {
+    await addSite(rt, {
+      name: 'delayed-spa',
+      seeds: [`${delayedOrigin}/`],
+      render: 'browser',
+      concurrency: 4,
+      templateEveryMs: 0,
+      allowPrivateAddresses: true,
+    });
+    const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'delayed-spa')).id, 120_000);
+    assert.equal(crawl.counts.stored, 2, 'both pages, the second reached through the link the script wrote');
+    for (const resource of ['/style.css', '/app.js', '/data.json']) assert.ok(paths.includes(resource), `${resource} was requested: ${paths.join(' ')}`);
+    // As in the two-process test (crawlers.integration.test.ts): starts are confirmed 1000 ms apart
+    // in Redis, and a loaded machine may send one late; unpaced, a page's subresources follow it
+    // within a few milliseconds.
+    const gaps = starts.slice(1).map((start, index) => Math.round(start - (starts[index] as number)));
+    assert.ok(
+      gaps.every((gap) => gap >= 750),
+      `requests ${gaps.join(', ')} ms apart against Crawl-delay: 1 (${paths.join(' ')})`,
+    );
+  } finally {
+    await crawler.close();
+    delayed.closeAllConnections();
+    await new Promise((resolve) => delayed.close(resolve));
+  }
+});

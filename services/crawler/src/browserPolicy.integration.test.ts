@@ -103,6 +103,14 @@ fetch('/r-zero-sub', { mode: 'no-cors' });
 fetch('/r-data').then((r) => r.json()).then((data) => { document.getElementById('out').textContent = data.note; });
 </script>`),
       '/new.html': html('<p>The page that moved here</p>'),
+      '/leaves.html': html(`<p id="out">The page that sends itself to an internal host</p><script>
+document.getElementById('out').insertAdjacentHTML('afterend', '<p>Written by its script before it leaves</p>');
+location.href = 'http://127.0.0.1:${i}/navigated';
+</script>`),
+      '/submits.html': html(`<p>The page that submits a form to an internal host</p>
+<form id="f" method="post" action="http://127.0.0.1:${i}/submitted"><input name="x" value="1"></form>
+<script>document.getElementById('f').submit();</script>`),
+      '/refreshes.html': `<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0;url=/new.html"><title>test</title></head><body><p>The page that refreshes to another</p></body></html>`,
       '/private-sub.html': html(`<p id="out">A page that reaches for a private host</p>
 <link rel="stylesheet" href="http://127.0.0.1:${i}/style.css">
 <script src="http://127.0.0.1:${i}/script.js"></script>
@@ -255,6 +263,22 @@ for (const scope of [window, frame.contentWindow]) {
     const moved = await findPageByUrl(rt.db, (await findSite(rt.db, 'redirect-ok'))?.id ?? 0, `${origin}/new.html`);
     assert.equal(moved?.status, 200);
     assert.ok(moved?.contentHash, 'the target was rendered and stored');
+  });
+
+  test("a page that navigates itself away (a script's location, a form submit, a meta refresh) is stored as it was: never as the browser's error page, and the target is not fetched", async () => {
+    for (const [name, path, text] of [
+      ['leaves', '/leaves.html', /The page that sends itself to an internal host<\/p><p>Written by its script before it leaves/],
+      ['submits', '/submits.html', /The page that submits a form to an internal host/],
+      ['refreshes', '/refreshes.html', /The page that refreshes to another/],
+    ] as const) {
+      const { page, body } = await crawlPage(name, path);
+      assert.equal(page?.status, 200, name);
+      assert.equal(page?.fetchError ?? null, null, name);
+      assert.match(body, text, name);
+      assert.doesNotMatch(body, /ERR_BLOCKED_BY_CLIENT|is blocked|has been blocked/, name);
+      assert.deepEqual(internalSeen, [], name);
+      assert.ok(!siteSeen.includes('/new.html'), `${name}: the target was not fetched`);
+    }
   });
 
   test('redirects of subresources are followed by the crawler, each hop judged: a refused target is not fetched, one on the site is', async () => {

@@ -77,6 +77,26 @@ end
 return next_
 `;
 
+/**
+ * Reserves the host's next free start for a request that rides on a slot already held (a rendered
+ * page's subresources and later navigations): spaced like every start, but not counted in flight,
+ * since the page's slot is. ARGV: interval ms. Returns {1, wait} (start in `wait` ms) or {0, wait}
+ * while the host is backing off (ask again then).
+ */
+const PACE = `
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local interval = tonumber(ARGV[1])
+local backoff = tonumber(redis.call('HGET', KEYS[1], 'backoff_until') or '0')
+if backoff > now then return {0, backoff - now} end
+local start = math.max(now, tonumber(redis.call('HGET', KEYS[1], 'next_at') or '0'))
+local guard = 0
+if interval > 0 then guard = math.max(25, math.floor(interval / 50)) end
+redis.call('HSET', KEYS[1], 'next_at', start + interval + guard, 'last_start', start)
+redis.call('PEXPIRE', KEYS[1], interval + 60000)
+return {1, start - now}
+`;
+
 /** Pushes a host's next slot back to `until` (ms since the epoch on Redis's clock), never earlier than it is. */
 const BACK_OFF = `
 local clock = redis.call('TIME')
@@ -127,15 +147,32 @@ export class Politeness {
     if (granted !== 1) return { retryInMs: Math.max(wait, 1) };
     return {
       waitMs: wait,
-      started: async () => {
-        let waitMs = wait;
-        do {
-          if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
-          waitMs = Number(await this.redis.eval(START, 1, keys.state, pace.intervalMs));
-        } while (waitMs > 0);
-      },
+      started: () => this.#startAfter(keys.state, wait, pace.intervalMs),
       release: async () => void (await this.redis.zrem(keys.inFlight, token)),
     };
+  }
+
+  /**
+   * Resolves when one more request to `host` may start, `intervalMs` after every other start,
+   * for a request that rides on a slot already held (`PACE`): a rendered page's subresources and
+   * the navigations of its scripts, which go to the host as much as the page itself does.
+   */
+  async paceStart(host: string, intervalMs: number): Promise<void> {
+    const keys = this.#keys(host);
+    for (;;) {
+      const [granted, wait] = (await this.redis.eval(PACE, 1, keys.state, intervalMs)) as [number, number];
+      if (granted === 1) return this.#startAfter(keys.state, wait, intervalMs);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+
+  /** Waits out a reserved start, then confirms it (`START`), waiting again while it came too early. */
+  async #startAfter(stateKey: string, wait: number, intervalMs: number): Promise<void> {
+    let waitMs = wait;
+    do {
+      if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+      waitMs = Number(await this.redis.eval(START, 1, stateKey, intervalMs));
+    } while (waitMs > 0);
   }
 
   /** The host's next request starts no sooner than `ms` after now and after the last start granted, whoever asks. */

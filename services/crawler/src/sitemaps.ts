@@ -7,6 +7,21 @@ export interface SitemapEntries {
   sitemaps: string[];
 }
 
+/**
+ * A gzipped sitemap decompressed, refused past `maxBytes` of output (a decompression bomb) or when
+ * corrupt, with a message the crawl log can show (Node's own says "Cannot create a Buffer larger
+ * than …" or "incorrect header check").
+ */
+function gunzipped(body: Buffer, maxBytes: number): Buffer {
+  try {
+    return gunzipSync(body, { maxOutputLength: maxBytes });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+      throw new Error(`gzipped sitemap of ${body.length} bytes decompresses to more than ${maxBytes} bytes: refused`);
+    throw new Error(`gzipped sitemap is corrupt: ${(error as Error).message}`);
+  }
+}
+
 /** The sitemaps protocol's own limit on the URLs of one file. */
 const MAX_SITEMAP_URLS = 50_000;
 
@@ -16,7 +31,7 @@ const MAX_SITEMAP_URLS = 50_000;
  * `maxBytes`. Locations are resolved against the sitemap's own URL; anything unreadable is skipped.
  */
 export function readSitemap(body: Buffer, sitemapUrl: string, maxBytes: number): SitemapEntries {
-  const xml = (isGzip(body) ? gunzipSync(body, { maxOutputLength: maxBytes }) : body).toString('utf8');
+  const xml = (isGzip(body) ? gunzipped(body, maxBytes) : body).toString('utf8');
   const entries: SitemapEntries = { pages: [], sitemaps: [] };
   const open: string[] = [];
   let text = '';

@@ -23,11 +23,11 @@ import { admitFound, beyondMaxDepth, type Found, foundEntries, frontierEntry, re
 import type { BrowserRenderer } from './browser.js';
 import { type FetchedResponse, FetchError, type Fetcher } from './fetcher.js';
 import { headerCanonical, readLinks } from './links.js';
-import { type HostPace, type Politeness, retryAfterMs } from './politeness.js';
+import { type HostPace, type HostSlot, type Politeness, retryAfterMs } from './politeness.js';
 import type { RobotsCache, RobotsRules } from './robots.js';
 import { readSitemap } from './sitemaps.js';
 import { sniffsAsHtml } from './sniff.js';
-import { normalizeUrl, trapReason } from './urls.js';
+import { hostKey, normalizeUrl, trapReason } from './urls.js';
 
 /** The media types a stored page may have: what the extractor can read. */
 const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
@@ -122,13 +122,17 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
   const longestWaitMs = rules.fetchedNow ? LONGEST_SLOT_WAIT_MS + intervalMs : LONGEST_SLOT_WAIT_MS;
   const slot = await context.politeness.acquire(leased.host, { ...pace, intervalMs }, longestWaitMs);
   if ('retryInMs' in slot) return { retryInMs: slot.retryInMs, attempted: false };
-  await slot.started();
-  // Every page the site has, however this crawl reached it, is fetched with its validators.
-  const previous = leased.kind === 'page' && leased.known ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
   let response: FetchedResponse;
   const rendered = leased.kind === 'page' && config.render === 'browser';
+  let previous: PreviousFetch | undefined;
   try {
-    response = rendered ? await render(context, leased, site) : await fetchOnce(context, leased.url, config, previous);
+    // Every page the site has, however this crawl reached it, is fetched with its validators.
+    previous = leased.kind === 'page' && leased.known ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
+    // The start is confirmed just before the request is sent: a browser takes hundreds of
+    // milliseconds to open a page, and a start confirmed before that would bring the page's
+    // request that much closer to the host's previous one.
+    if (!rendered) await slot.started();
+    response = rendered ? await render(context, leased, site, slot, intervalMs) : await fetchOnce(context, leased.url, config, previous);
   } catch (error) {
     if (!(error instanceof FetchError)) throw error;
     if (error.retriable) return retryOrFail(context, leased, site, error.message);
@@ -161,22 +165,32 @@ function fetchOnce(context: VisitContext, url: string, config: SiteConfig, previ
  * addresses, the page's documents may be on them (its navigations are held to the site's globs),
  * but its subresources only on the site's own origins (its seeds'): the site's scripts must not
  * reach every private host and port of the network. Public subresources (a CDN) stay allowed.
+ * Every request the browser sends keeps the host's pace (`Politeness.paceStart`): on the page's
+ * host its Crawl-delay, elsewhere the site's `delayMs`.
  */
-async function render(context: VisitContext, leased: LeasedUrl, site: Site): Promise<FetchedResponse> {
+async function render(context: VisitContext, leased: LeasedUrl, site: Site, slot: HostSlot, intervalMs: number): Promise<FetchedResponse> {
   const browser = await context.browser();
   const origins = siteOrigins(site.config);
+  // The first request is the page's own, started on the visit's slot; every later one (its
+  // subresources, its scripts' navigations, a redirect's next hop) waits its turn at its host.
+  let slotUsed = false;
+  const paced = async (url: string) => {
+    if (!slotUsed) {
+      slotUsed = true;
+      return slot.started();
+    }
+    const host = hostKey(url);
+    await context.politeness.paceStart(host, host === leased.host ? intervalMs : site.config.delayMs);
+  };
   const rendered = await browser.render({
     url: leased.url,
-    fetch: (url, headers, kind) =>
-      context.fetcher.fetch({
+    fetch: async (url, headers, kind) => {
+      await paced(url);
+      return context.fetcher.fetch({
         url,
         allowPrivate: site.config.allowPrivateAddresses && (kind === 'document' || origins.has(new URL(url).origin)),
         headers,
-      }),
-    refusedNavigation: (url) => {
-      const normalized = normalizeUrl(url, undefined, context.trackingParams);
-      const refusal = normalized && normalized !== leased.url ? refusedLink(normalized, site.config) : null;
-      return refusal && `refused: navigation to ${url}: ${refusal.why}`;
+      });
     },
     timeoutMs: context.rt.env.WINNOW_FETCH_TIMEOUT_MS,
   });

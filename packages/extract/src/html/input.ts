@@ -2,13 +2,16 @@ import { decodeHTML } from 'entities';
 import { cdataAsBrowsersRead } from './cdata.js';
 import { ExtractionError } from '../result/errors.js';
 import type { Limits } from './limits.js';
+import { withoutLongNonText } from './nonText.js';
 import { placeStreamedSegments } from './streamedSegments.js';
 import { scriptsEndedAsBrowsersEnd } from './scriptData.js';
 import { collapseWhitespace } from './whitespace.js';
 
 /**
  * The checks every parser of a page makes first: a string, not empty, not binary (`refuseBinary`),
- * and no longer than `maxInputChars` (the rest is cut off and a warning says so). NULs become
+ * and no longer than `maxInputChars`. A page over it first loses its long attribute values, script
+ * and style bodies and comments (`nonText.ts`), which are never text; only what is still over it is
+ * cut off, and a warning says which happened. NULs become
  * U+FFFD (`nulsReplaced`). CDATA markers outside foreign content are made the bogus comments
  * browsers read (`cdata.ts`), and the parts of a page streamed by React are put where its scripts
  * would put them (`streamedSegments.ts`).
@@ -17,6 +20,15 @@ export function checkedHtml(html: unknown, limits: Limits, warnings: string[]): 
   if (typeof html !== 'string') throw new ExtractionError('invalid-argument', 'the page must be given as a string of HTML');
   if (html.trim() === '') throw new ExtractionError('empty-input', 'the page is empty');
   let checked = html;
+  if (checked.length > limits.maxInputChars) {
+    const shrunk = withoutLongNonText(checked);
+    if (shrunk.droppedChars > 0) {
+      warnings.push(
+        `${shrunk.droppedChars} characters of long attribute values, scripts, styles and comments dropped from an input of ${checked.length} characters`,
+      );
+      checked = shrunk.html;
+    }
+  }
   if (checked.length > limits.maxInputChars) {
     warnings.push(`input truncated to its first ${limits.maxInputChars} of ${checked.length} characters`);
     checked = checked.slice(0, limits.maxInputChars);
