@@ -10,6 +10,8 @@ import {
   listSites,
   openCrawl,
   pageExtraction,
+  pageExplanation,
+  type PageExplanation,
   pipelineStatus,
   type RemovedSite,
   removeSite,
@@ -71,6 +73,8 @@ export interface Operator {
   sitePages(name: string, params: SitePagesParams): Promise<SitePages>;
   /** One page's extraction in full (`pageExtraction`); `site` when two sites crawled the URL. */
   page(url: string, site?: string): Promise<PageExtraction>;
+  /** Why the page has its text: every line, kept or dropped, and the rule that decided. */
+  explainPage(url: string, site?: string): Promise<PageExplanation>;
   /** Queues an analyst's template preparation; returns the job's id. */
   requestTemplates(name: string): Promise<string>;
   templateJob(name: string, id: string): Promise<TemplateJob>;
@@ -104,6 +108,7 @@ export function localOperator(rt: Runtime): Operator {
     crawlLog: (name, params) => crawlLog(rt, name, params),
     sitePages: (name, params) => sitePages(rt, name, params),
     page: (url, site) => pageExtraction(rt, { url, site }),
+    explainPage: (url, site) => pageExplanation(rt, { url, site }),
     requestTemplates: async (name) => (await requestTemplates(rt, name)).job,
     templateJob: (name, id) => templateJob(rt, name, id),
     listTemplates: (site) => siteTemplates(rt, site),
@@ -142,6 +147,7 @@ export function remoteOperator(client: ApiClient): Operator {
     crawlLog: (name, params) => client.crawlLog(name, params),
     sitePages: (name, params) => client.sitePages(name, params),
     page: (url, site) => client.page(url, site),
+    explainPage: (url, site) => client.explainPage(url, site),
     requestTemplates: (name) => client.requestTemplates(name),
     templateJob: (name, id) => client.templateJob(name, id),
     listTemplates: (site) => client.listTemplates(site),

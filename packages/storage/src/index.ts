@@ -75,6 +75,8 @@ export {
   type FrontierKind,
   type FrontierOutcome,
   type LeasedUrl,
+  type HostActivity,
+  hostActivity,
 } from './frontier.js';
 export {
   findPage,
@@ -102,6 +104,7 @@ export {
   currentTemplates,
   currentTemplateShapes,
   findTemplate,
+  previousTemplate,
   type HealthQuery,
   type HealthRecord,
   siteHealthHistory,
@@ -140,6 +143,8 @@ export {
   type PageExtractionSummary,
   type ExportedExtraction,
   siteExtractions,
+  type ExtractionSource,
+  extractionSource,
 } from './extractions.js';
 export {
   countNotAdmitted,
