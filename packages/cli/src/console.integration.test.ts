@@ -135,10 +135,15 @@ describe('the web console, in Chromium, on a real pipeline run', () => {
   });
 
   test("the inspector: the page's own rendering, sandboxed, its blocks outlined as the explanation says, with each rule on hover", async () => {
-    const [article] = (await sitePages(rt, 'gazette', { size: 100 })).entries.filter((entry) => entry.templateVersion !== null && !entry.readAlone);
+    const [article] = (await sitePages(rt, 'gazette', { size: 100 })).entries.filter(
+      (entry) => entry.url.includes('/articles/') && entry.templateVersion !== null && !entry.readAlone,
+    );
     assert.ok(article, 'a page the template read');
     const explanation = await pageExplanation(rt, { url: article.url, site: 'gazette' });
     await open(`#/inspect?${new URLSearchParams({ url: article.url, site: 'gazette' })}`);
+    const facts = await page.locator('dl.facts').innerText();
+    assert.match(facts, new RegExp(`self-check\\s+${explanation.selfCheck.verdict}`));
+    assert.match(facts, new RegExp(`template\\s+version ${explanation.page.templateVersion}`));
     const frameElement = page.locator('iframe');
     assert.equal(await frameElement.getAttribute('sandbox'), '', 'no script runs in the frame');
     const frame = await (await frameElement.elementHandle())?.contentFrame();

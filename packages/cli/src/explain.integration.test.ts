@@ -124,7 +124,7 @@ describe('the page inspector in data: every page of the demo and of a shared dat
     }
     assert.equal(pages, 56, 'every page of the dataset');
     // The pipeline's own rules are at work on real pages: the template's and the self-check's.
-    for (const rule of ['both-readings', 'outside-article', 'not-confirmed-by-template'])
+    for (const rule of ['both-readings', 'not-confirmed-by-template', 'not-confirmed-by-reader', 'repeated-on-site'])
       assert.ok((rules.get(rule) ?? 0) > 0, `${rule}: ${JSON.stringify([...rules])}`);
     assert.ok(
       (rules.get('not-content-path') ?? 0) + (rules.get('boilerplate-container') ?? 0) + (rules.get('outside-main-region') ?? 0) > 0,

@@ -36,7 +36,7 @@ function h(tag, attributes = {}, ...children) {
     else if (name === 'dataset') Object.assign(element.dataset, value);
     else element.setAttribute(name, value === true ? '' : String(value));
   }
-  for (const child of children.flat())
+  for (const child of children.flat(Number.POSITIVE_INFINITY))
     if (child !== undefined && child !== null && child !== false) element.append(child instanceof Node ? child : String(child));
   return element;
 }
