@@ -118,7 +118,7 @@ describe('the web console, in Chromium, on a real pipeline run', () => {
       `each refused URL with its reason: ${refused.join(' | ')}`,
     );
     const { total } = await sitePages(rt, 'gazette', {});
-    assert.match(await page.locator('h2', { hasText: 'Pages (' }).innerText(), new RegExp(`Pages \\(${total}\\)`));
+    assert.match(await page.locator('h2', { hasText: /^Pages \(/ }).innerText(), new RegExp(`Pages \\(${total}\\)`));
   });
 
   test('a failed job is listed with its error, and Retry runs it again', async () => {

@@ -94,7 +94,7 @@ async function show(draw, refreshEveryMs) {
     try {
       const content = await draw();
       if (location.hash !== route) return;
-      screen.replaceChildren(...[content].flat());
+      screen.replaceChildren(...[content].flat(Number.POSITIVE_INFINITY));
       screen.dataset.loaded = route;
     } catch (error) {
       if (location.hash === route) screen.replaceChildren(message(error.message));
