@@ -1,7 +1,7 @@
 import { blockLines, type TextLine } from '../html/blockLines.js';
 import { type Block, buildBlockTree } from '../html/blockTree.js';
 import type { ExtractionResult, PageExtractor } from '../result/result.js';
-import type { Decision, DecisionRecorder, TemplateDropRule } from './decisions.js';
+import type { Decision, DecisionRecorder, TemplateDropRule } from '../result/decisions.js';
 
 /** The rule that kept or dropped a line, as the pipeline applied it. */
 export type LineRule =

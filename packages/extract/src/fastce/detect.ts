@@ -8,7 +8,7 @@ import { mainRegion } from './region.js';
 import { blockLines, ownText } from '../html/blockLines.js';
 import { resultOf, type ExtractedBlock, type ExtractionResult } from '../result/result.js';
 import type { Template } from './template.js';
-import type { DecisionRecorder, TemplateDropRule } from '../explain/decisions.js';
+import type { DecisionRecorder, TemplateDropRule } from '../result/decisions.js';
 
 /** A template made ready for detection: path set and stored blocks grouped by path. */
 export interface CompiledTemplate {

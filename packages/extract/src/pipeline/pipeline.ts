@@ -15,7 +15,7 @@ import { isRepeatedLine, pageLineKeys, repeatedLineKeys } from './repeatedLines.
 import type { TextLine } from '../html/blockLines.js';
 import { titledHeadline } from './titledHeadline.js';
 import { RUN, WordRuns } from './wordRuns.js';
-import type { DecisionRecorder } from '../explain/decisions.js';
+import type { DecisionRecorder } from '../result/decisions.js';
 
 /** Pages read to find a page type's layouts; the grouping costs the cube of this. */
 const MAX_LAYOUT_SAMPLE = 90;

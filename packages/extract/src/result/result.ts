@@ -1,4 +1,4 @@
-import type { DecisionRecorder } from '../explain/decisions.js';
+import type { DecisionRecorder } from './decisions.js';
 
 /** One extracted block of main text, in document order. */
 export interface ExtractedBlock {

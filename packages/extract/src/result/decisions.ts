@@ -1,5 +1,14 @@
-import type { Block } from '../html/blockTree.js';
-import type { TextLine } from '../html/blockLines.js';
+/** A line of text at its block path (`TextLine`, `ExtractedBlock`): said here by shape, so that every layer may record. */
+interface Line {
+  path: string;
+  text: string;
+}
+
+/** A block of the page's block tree (`Block`), by its place in the pre-order walk and the end of its subtree. */
+interface TreeBlock {
+  index: number;
+  end: number;
+}
 
 /** Why a FastCE template's reading (`templateReading`) left a block's text out. */
 export type TemplateDropRule = 'outside-main-region' | 'boilerplate-container' | 'not-content-path' | 'link-dense' | 'similar-to-boilerplate';
@@ -11,21 +20,21 @@ export type TemplateDropRule = 'outside-main-region' | 'boilerplate-container' |
  */
 export type Decision =
   /** The template's reading left out the block's own text, or its whole subtree (`subtree`). */
-  | { kind: 'template-drop'; rule: TemplateDropRule; block: Block; subtree: boolean }
+  | { kind: 'template-drop'; rule: TemplateDropRule; block: TreeBlock; subtree: boolean }
   /** The single-page reader's reading of the page, before the self-check. */
-  | { kind: 'reader-reading'; lines: readonly TextLine[] }
+  | { kind: 'reader-reading'; lines: readonly Line[] }
   /** The template's reading of the page, before the self-check. */
-  | { kind: 'template-reading'; lines: readonly TextLine[] }
+  | { kind: 'template-reading'; lines: readonly Line[] }
   /** The layout whose template read the page: its sample pages, and the share of its block paths the page has. */
   | { kind: 'layout'; pageCount: number; similarity: number }
   /** A line of the reader's that the layout's sample pages repeat at its path: the site's, dropped. */
-  | { kind: 'repeated-line'; line: TextLine }
+  | { kind: 'repeated-line'; line: Line }
   /** A line of the reader's that the template's reading does not hold: dropped. */
-  | { kind: 'unconfirmed'; line: TextLine }
+  | { kind: 'unconfirmed'; line: Line }
   /** A line of the reader's at a path the template cannot judge: kept on the reader's word. */
-  | { kind: 'unjudged'; line: TextLine }
+  | { kind: 'unjudged'; line: Line }
   /** A headline put first: the template's (an H1/H2 the reader set aside) or the one the page's `<title>` names. */
-  | { kind: 'headline'; line: TextLine; source: 'template' | 'title' }
+  | { kind: 'headline'; line: Line; source: 'template' | 'title' }
   /** The self-check read the page alone (the reader's reading is the text), and why. */
   | { kind: 'read-alone'; why: string }
   /** The reader found nothing of the page's own: the template's reading is the text. */
