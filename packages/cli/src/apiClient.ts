@@ -4,6 +4,7 @@ import type {
   CrawlLogParams,
   HealthHistoryPage,
   HealthHistoryParams,
+  PageExplanation,
   PipelineStatus,
   RemovedSite,
   SearchParams,
@@ -122,6 +123,11 @@ export class ApiClient {
   async page(url: string, site?: string): Promise<PageExtraction> {
     const query = queryOf({ url, site });
     return this.field<PageExtraction>(await this.request('operate', 'GET', `pages?${query}`), 'page');
+  }
+
+  async explainPage(url: string, site?: string): Promise<PageExplanation> {
+    const query = queryOf({ url, site });
+    return this.field<PageExplanation>(await this.request('operate', 'GET', `pages/explain?${query}`), 'explanation');
   }
 
   /** Queues a template preparation; returns its job's id. */

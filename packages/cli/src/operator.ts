@@ -22,6 +22,7 @@ export function remoteOperator(client: ApiClient): Operator {
     crawlLog: (name, params) => client.crawlLog(name, params),
     sitePages: (name, params) => client.sitePages(name, params),
     page: (url, site) => client.page(url, site),
+    explainPage: (url, site) => client.explainPage(url, site),
     requestTemplates: (name) => client.requestTemplates(name),
     templateJob: (name, id) => client.templateJob(name, id),
     listTemplates: (site) => client.listTemplates(site),

@@ -10,6 +10,7 @@ import type {
   TemplateDiffParams,
   TemplateVersionView,
   PipelineStatus,
+  PageExplanation,
   SearchParams,
   TemplateJob,
 } from '@winnow/runtime';
@@ -47,6 +48,8 @@ export interface Operator {
   sitePages(name: string, params: SitePagesParams): Promise<SitePages>;
   /** One page's extraction in full (`pageExtraction`); `site` when two sites crawled the URL. */
   page(url: string, site?: string): Promise<PageExtraction>;
+  /** Why the page has its text: every line, kept or dropped, and the rule that decided. */
+  explainPage(url: string, site?: string): Promise<PageExplanation>;
   /** Queues an analyst's template preparation; returns the job's id. */
   requestTemplates(name: string): Promise<string>;
   templateJob(name: string, id: string): Promise<TemplateJob>;

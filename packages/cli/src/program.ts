@@ -158,6 +158,7 @@ export function buildProgram(): Command {
     .argument('<url>', 'the URL as the crawl stored it (as `winnow pages` lists it)', pageUrl)
     .option('--site <name>', 'the site whose page it is (needed only when two sites crawled the URL)')
     .option('--text', 'print the whole main text (else its first lines)')
+    .option('--explain', 'why the page has its text: every line of the page, kept or dropped, and the rule that decided')
     .option('--json', 'print JSON')
     .action(lazy(pages, (module) => module.pageCommand));
 

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
  * folders of lower layers, never from a higher layer or from the package root (whose `index.ts` is
  * the public surface, read by other packages only). So the folders form a DAG that reads bottom-up:
  * the outcome types, the HTML layer, ContentExtractor's features, the single-page methods, FastCE
- * over them, the pipeline over FastCE and the reader, and the registry of named methods on top.
+ * over them, the pipeline over FastCE and the reader, the registry of named methods, and the
+ * explanation of any method's reading (the page inspector's) on top.
  * A new folder takes its place here.
  */
 const LAYERS: readonly (readonly string[])[] = [
@@ -21,6 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['fastce'],
   ['pipeline'],
   ['methods'],
+  ['explain'],
 ];
 
 const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');

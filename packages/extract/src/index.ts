@@ -52,3 +52,7 @@ export type { ExtractedBlock, ExtractionResult, PageExtractor } from './result/r
 export { evenlySpread } from './fastce/sampling.js';
 export { documentTitle } from './html/title.js';
 export { extractWithVge, type RenderedElement, type RenderedPage, VISUAL_DISTANCE_THRESHOLD } from './vge/vge.js';
+export type { Decision, DecisionRecorder, TemplateDropRule } from './result/decisions.js';
+export { type ExplainedLine, type Explanation, explainExtraction, type LineRule } from './explain/explain.js';
+export { type ElementVerdict, INSPECTED_PAGE_POLICY, markedPage } from './explain/markup.js';
+export { type SelfCheckVerdict, selfCheckVerdict } from './result/verdict.js';

@@ -101,6 +101,14 @@ export class PipelineQueues {
     return Object.fromEntries(entries) as Record<QueueName, QueueCounts>;
   }
 
+  /** Runs a failed job again (an operator's retry); false when the queue has no such failed job. */
+  async retryFailed(name: QueueName, id: string): Promise<boolean> {
+    const job = await this.queue(name).getJob(id);
+    if (!job || !(await job.isFailed())) return false;
+    await job.retry('failed');
+    return true;
+  }
+
   async failedJobs(limit = 50): Promise<FailedJob[]> {
     const lists = await Promise.all(
       QUEUE_NAMES.map(async (name) =>

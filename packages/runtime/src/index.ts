@@ -61,3 +61,6 @@ export {
 } from './templateVersions.js';
 export { type Activity, type ActivityLog, describeActivity, startActivityLog } from './activity.js';
 export { pipelineState } from './pipelineState.js';
+export { inspectedPage, type PageExplanation, pageExplanation, type ReadingDiffLine } from './explain.js';
+export { retryFailedJob } from './failedJobs.js';
+export { type HostView, hostsView } from './hosts.js';

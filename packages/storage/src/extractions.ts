@@ -461,3 +461,45 @@ export async function siteExtractions(db: Queryable, siteId: number, afterId: nu
     duplicateOf: row.duplicate_of,
   }));
 }
+
+/** What re-reading a page's current extraction needs: its body's hash and type, and the template (and site) that read it. */
+export interface ExtractionSource {
+  siteId: number;
+  contentHash: string;
+  contentType: string | null;
+  method: string;
+  templateId: number | null;
+  /** The template's page type and version (null when no template read the page). */
+  pageType: string | null;
+  templateVersion: number | null;
+}
+
+/** The source of a site's page's current extraction (the page inspector re-reads it); undefined when the page has none. */
+export async function extractionSource(db: Queryable, siteName: string, url: string): Promise<ExtractionSource | undefined> {
+  const rows = await db.query<{
+    site_id: number;
+    content_hash: string;
+    content_type: string | null;
+    method: string;
+    template_id: number | null;
+    page_type: string | null;
+    template_version: number | null;
+  }>(
+    `SELECT s.id AS site_id, p.content_hash, p.content_type, e.method, e.template_id, t.cluster AS page_type, t.version AS template_version
+       FROM sites s JOIN pages p ON p.site_id = s.id ${CURRENT_EXTRACTION}
+      WHERE s.name = $1 AND p.url = $2`,
+    [siteName, url],
+  );
+  const row = rows[0];
+  return (
+    row && {
+      siteId: row.site_id,
+      contentHash: row.content_hash,
+      contentType: row.content_type,
+      method: row.method,
+      templateId: row.template_id,
+      pageType: row.page_type,
+      templateVersion: row.template_version,
+    }
+  );
+}

@@ -355,3 +355,64 @@ export async function crawlLog(db: Queryable, siteId: number, query: CrawlLogQue
     })),
   };
 }
+
+/** One host's share of the sites' latest crawls, as the console's hosts screen shows it. */
+export interface HostActivity {
+  host: string;
+  sites: string[];
+  /** URLs leased by a crawler now. */
+  inFlight: number;
+  queued: number;
+  /** Queued URLs not to be fetched before a later time: a back-off, a retry, or the host's pace. */
+  waiting: number;
+  /** The earliest time a queued URL of the host may be fetched; null when none is queued. */
+  nextFetchAt: Date | null;
+  /** The longest `delayMs` of the sites crawling it: the pause each crawler keeps between two fetches. */
+  intervalMs: number;
+  fetched: number;
+  failed: number;
+  /** The last three errors, newest first. */
+  lastErrors: string[];
+}
+
+/** Every host of the sites' latest crawls, busiest first. */
+export async function hostActivity(db: Queryable): Promise<HostActivity[]> {
+  const rows = await db.query<{
+    host: string;
+    sites: string[];
+    in_flight: number;
+    queued: number;
+    waiting: number;
+    next_fetch_at: Date | null;
+    interval_ms: number | null;
+    fetched: number;
+    failed: number;
+    last_errors: string[] | null;
+  }>(
+    `SELECT f.host, array_agg(DISTINCT s.name ORDER BY s.name) AS sites,
+            count(*) FILTER (WHERE f.state = 'leased')::int AS in_flight,
+            count(*) FILTER (WHERE f.state = 'queued')::int AS queued,
+            count(*) FILTER (WHERE f.state = 'queued' AND f.not_before > now())::int AS waiting,
+            min(f.not_before) FILTER (WHERE f.state = 'queued') AS next_fetch_at,
+            max(coalesce((s.config->>'delayMs')::int, 0)) AS interval_ms,
+            count(*) FILTER (WHERE f.state = 'done')::int AS fetched,
+            count(*) FILTER (WHERE f.outcome = 'failed')::int AS failed,
+            (array_agg(f.error ORDER BY f.done_at DESC NULLS LAST) FILTER (WHERE f.error IS NOT NULL))[1:3] AS last_errors
+       FROM frontier f JOIN sites s ON s.id = f.site_id
+      WHERE f.crawl_id IN (SELECT max(id) FROM crawls GROUP BY site_id)
+      GROUP BY f.host
+      ORDER BY in_flight DESC, queued DESC, f.host`,
+  );
+  return rows.map((row) => ({
+    host: row.host,
+    sites: row.sites,
+    inFlight: row.in_flight,
+    queued: row.queued,
+    waiting: row.waiting,
+    nextFetchAt: row.next_fetch_at,
+    intervalMs: row.interval_ms ?? 0,
+    fetched: row.fetched,
+    failed: row.failed,
+    lastErrors: row.last_errors ?? [],
+  }));
+}

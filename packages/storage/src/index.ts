@@ -71,6 +71,8 @@ export {
   type FrontierEntry,
   type FrontierKind,
   type LeasedUrl,
+  type HostActivity,
+  hostActivity,
 } from './frontier.js';
 export {
   findPage,
@@ -98,6 +100,7 @@ export {
   currentTemplates,
   currentTemplateShapes,
   findTemplate,
+  previousTemplate,
   type HealthQuery,
   type HealthRecord,
   siteHealthHistory,
@@ -136,6 +139,8 @@ export {
   type PageExtractionSummary,
   type ExportedExtraction,
   siteExtractions,
+  type ExtractionSource,
+  extractionSource,
 } from './extractions.js';
 export {
   countNotAdmitted,

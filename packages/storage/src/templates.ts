@@ -302,3 +302,12 @@ export async function sitePageTypes(db: Queryable, siteId: number): Promise<stri
   const rows = await db.query<{ cluster: string }>('SELECT DISTINCT cluster FROM templates WHERE site_id = $1 ORDER BY cluster', [siteId]);
   return rows.map((row) => row.cluster);
 }
+
+/** The template a page type had in the site's latest version before `version`; undefined when none had one. */
+export async function previousTemplate(db: Queryable, siteId: number, pageType: string, version: number): Promise<StoredTemplate | undefined> {
+  const rows = await db.query<TemplateRow>(
+    `SELECT ${COLUMNS} FROM templates WHERE site_id = $1 AND cluster = $2 AND version < $3 ORDER BY version DESC LIMIT 1`,
+    [siteId, pageType, version],
+  );
+  return rows[0] && toTemplate(rows[0]);
+}

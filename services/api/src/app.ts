@@ -10,7 +10,11 @@ import {
   listSites,
   pipelineState,
   pageExtraction,
+  pageExplanation,
+  inspectedPage,
   pipelineStatus,
+  hostsView,
+  retryFailedJob,
   removeSite,
   replaceSite,
   requestTemplates,
@@ -36,6 +40,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { bearerGuard, type Access } from './auth.js';
 import { JSON_MEDIA_TYPES, parseJsonBody, requireJsonBody } from './body.js';
 import { type ApiErrorCode, codeOf, errorAnswer, RequestRefusedError, unavailableMessage } from './errors.js';
+import { declareConsole } from './console.js';
 import { hostGuard } from './hosts.js';
 import { COMPONENTS, queryNames, SCHEMAS } from './schemas.js';
 
@@ -172,7 +177,7 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
     const access = request.routeOptions.config.access ?? 'operate';
     if (access !== 'probe') {
       checkHost(request.headers.host);
-      checkToken(request.headers.authorization, access);
+      if (access !== 'asset') checkToken(request.headers.authorization, access);
     }
     requireJsonBody(request.method, request.headers);
   });
@@ -326,6 +331,18 @@ function declareRoutes(api: FastifyInstance, rt: Runtime): void {
     return { page: await pageExtraction(rt, { url: stringParam(request.query.url, 'url'), site: stringParam(request.query.site, 'site') }) };
   });
 
+  /** Why the page has its text: its stored body re-read with the template that read it, line by line. */
+  api.get<{ Querystring: Record<string, unknown> }>('/pages/explain', { schema: SCHEMAS.explainPage }, async (request) => {
+    return { explanation: await pageExplanation(rt, { url: stringParam(request.query.url, 'url'), site: stringParam(request.query.site, 'site') }) };
+  });
+  /**
+   * The stored page marked with its explanation, for the console's inspector frame. Sent as JSON
+   * text, never as a document of the API's origin: the page's own HTML, scripts included, must
+   * not run with the API's origin (the console puts it in a sandboxed `srcdoc` frame).
+   */
+  api.get<{ Querystring: Record<string, unknown> }>('/pages/inspect', { schema: SCHEMAS.inspectPage }, async (request) => {
+    return { html: await inspectedPage(rt, { url: stringParam(request.query.url, 'url'), site: stringParam(request.query.site, 'site') }) };
+  });
   api.post<{ Params: { name: string } }>('/sites/:name/templates', { schema: SCHEMAS.prepareTemplates }, async (request, reply) => {
     noSettings(request.body);
     const { site, job } = await requestTemplates(rt, request.params.name);
@@ -387,6 +404,12 @@ function declareRoutes(api: FastifyInstance, rt: Runtime): void {
   });
 
   api.get('/status', { schema: SCHEMAS.status }, async () => pipelineStatus(rt));
+  api.post<{ Params: { queue: string; id: string } }>('/jobs/:queue/:id/retry', { schema: SCHEMAS.retryJob }, async (request) => {
+    noSettings(request.body);
+    return retryFailedJob(rt, request.params.queue, request.params.id);
+  });
+  api.get('/hosts', { schema: SCHEMAS.hosts }, async () => ({ hosts: await hostsView(rt) }));
+  declareConsole(api);
   /** What `winnow crawl --wait` polls through the API: no crawl queued or running and no queued work. */
   api.get('/status/idle', { schema: SCHEMAS.idle }, async () => ({ idle: await isIdle(rt) }));
 }

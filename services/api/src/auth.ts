@@ -8,9 +8,11 @@ import { RequestRefusedError } from './errors.js';
  * with a metrics or operate token (a scraper's token reads metrics and nothing else); `operate`
  * always needs an operate token. A route that says nothing is `operate`, so a new route is closed
  * until opened. While no token is configured, the API listens on loopback only (`startApi`), and
- * search and metrics are open there.
+ * search and metrics are open there. `asset` is the console's own files (its page, script and
+ * style, which hold no data): open to a browser that names the API in its `Host`, so that the
+ * console's sign-in page can load; everything the console shows comes from token-guarded routes.
  */
-export type Access = 'probe' | TokenScope;
+export type Access = 'probe' | 'asset' | TokenScope;
 
 /** The scopes whose tokens a route of each access accepts: an operate token may also search. */
 const SCOPES_FOR: Record<TokenScope, readonly TokenScope[]> = {

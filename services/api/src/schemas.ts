@@ -83,6 +83,44 @@ export const COMPONENTS: (Json & { $id: string })[] = [
     }),
   },
   {
+    $id: 'PageExplanation',
+    description:
+      'Why a page has its text (`winnow page <url> --explain --json` prints the same object under `explanation`): its stored body re-read with the template that read it, every line of the page in document order, kept or dropped by the rule that decided.',
+    ...object({
+      page: ref('PageExtraction'),
+      selfCheck: object({
+        verdict: { type: 'string', enum: ['agreed', 'template', 'read-alone', 'none'] },
+        reason: string('why, for read-alone: no-template-yet, no-layout, misfit, disagreed'),
+      }),
+      layout: nullable({
+        ...object({ pageCount: integer('sample pages of the layout'), similarity: { type: 'number', description: 'share of its block paths the page has' } }),
+      }),
+      readAlone: nullable(string('why the self-check read the page alone')),
+      lines: {
+        type: 'array',
+        items: object({
+          text: string(),
+          path: string('the block path where the line starts'),
+          kept: { type: 'boolean' },
+          rule: string(
+            'the rule that kept or dropped it: both-readings, reader-unjudged, headline-template, headline-title, read-alone, template-only, method; repeated-on-site, not-confirmed-by-template, not-confirmed-by-reader, outside-article, outside-main-region, boilerplate-container, not-content-path, link-dense, similar-to-boilerplate, not-in-reading',
+          ),
+          reason: string('the rule in words'),
+          block: integer("the line's block in the page's block tree (-1 when not found)"),
+        }),
+      },
+      keptText: string('the kept lines, one a line: the stored main text when matchesStored'),
+      matchesStored: { type: 'boolean', description: 'the re-reading keeps exactly the stored main text' },
+      previous: nullable({
+        ...object({
+          templateVersion: { type: 'integer' },
+          diff: { type: 'array', items: object({ change: { type: 'string', enum: ['same', 'added', 'removed'] }, text: string() }) },
+        }),
+        description: "the page read by its page type's template of the previous version, line by line against its reading now",
+      }),
+    }),
+  },
+  {
     $id: 'Listing',
     description: 'One page of a listing: the entries, where they are in the whole, and how many there are.',
     ...object({ page: { type: 'integer' }, size: { type: 'integer' }, total: { type: 'integer' }, entries: { type: 'array', items: { type: 'object' } } }),
@@ -209,6 +247,24 @@ export const SCHEMAS = {
     },
     success: { 200: object({ page: ref('PageExtraction') }) },
   }),
+  explainPage: route('pages', 'why one page has its text: every line, kept or dropped, and the rule that decided', {
+    querystring: {
+      type: 'object',
+      properties: { url: string('the URL as the crawl stored it'), site: string('the site, when two sites crawled the URL') },
+      required: ['url'],
+    },
+    success: { 200: object({ explanation: ref('PageExplanation') }) },
+  }),
+  inspectPage: route('pages', "the stored page marked with its explanation: each element outlined kept or dropped, with its lines' rules", {
+    querystring: {
+      type: 'object',
+      properties: { url: string('the URL as the crawl stored it'), site: string('the site, when two sites crawled the URL') },
+      required: ['url'],
+    },
+    success: {
+      200: object({ html: string("the marked page, for a sandboxed frame's srcdoc: sent as JSON so that it never runs as a document of the API's origin") }),
+    },
+  }),
   prepareTemplates: route('templates', "prepare the site's templates again now (409 without stored pages); answers the job to follow", {
     params: siteParam,
     success: { 202: object({ site: string(), queued: { const: true }, job: string('the job id') }) },
@@ -258,6 +314,18 @@ export const SCHEMAS = {
     'search',
   ),
   status: route('status', 'pages per site and stage, queues, failed jobs and pages', {}),
+  retryJob: route('status', 'run a failed job again (the status lists failed jobs)', {
+    params: {
+      type: 'object',
+      properties: { queue: string('the queue: crawl, extract, index or template'), id: string('the job id') },
+      required: ['queue', 'id'],
+    },
+    success: { 200: object({ queue: string(), id: string(), retried: { const: true } }) },
+  }),
+  hosts: route('status', "the hosts of the sites' latest crawls: in flight, queued, waiting, interval, robots.txt state, back-offs and last errors", {
+    success: { 200: object({ hosts: { type: 'array', items: { type: 'object' } } }) },
+  }),
+  console: { hide: true } as FastifySchema,
   idle: route('status', 'whether no crawl is queued or running and no queue holds work', { success: { 200: object({ idle: { type: 'boolean' } }) } }),
 } satisfies Record<string, FastifySchema>;
 

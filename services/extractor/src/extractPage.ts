@@ -1,4 +1,4 @@
-import { clusterFor, decodeHtml, documentTitle, type ExtractionResult, readAlone, wordCount } from '@winnow/extract';
+import { clusterFor, decodeHtml, documentTitle, type ExtractionResult, readAlone, selfCheckVerdict, wordCount } from '@winnow/extract';
 import { UnrecoverableError } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
 import {
@@ -11,7 +11,6 @@ import {
   type TemplateShape,
   templateHealth,
 } from '@winnow/storage';
-import { selfCheckVerdict } from './verdict.js';
 
 /** A stored template as the CPU pool's tasks take it: compiled once per thread, under its key. */
 type TaskTemplate = { key: string; method: string; body: unknown };

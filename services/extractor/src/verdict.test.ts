@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { preparedExtractor, templateMethodByName } from '@winnow/extract';
-import { selfCheckVerdict } from './verdict.js';
+import { preparedExtractor, selfCheckVerdict, templateMethodByName } from '@winnow/extract';
 
 /** A page of a small site's article layout: the site's navigation and footer around an article of its own sentences. */
 function article(n: number): string {

@@ -1,4 +1,4 @@
-import type { SitePages, SiteStatus } from '@winnow/runtime';
+import type { PageExplanation, SitePages, SiteStatus } from '@winnow/runtime';
 import type { PageExtraction } from '@winnow/storage';
 import { withOperator } from '../operator.js';
 import { asJson, counted, listingFooter, write } from './output.js';
@@ -113,8 +113,63 @@ export function formatPage(page: PageExtraction, text = false): string {
   return lines.map((line) => `${line}\n`).join('');
 }
 
-export async function pageCommand(url: string, flags: { site?: string; text?: boolean; json?: boolean }): Promise<void> {
+/**
+ * A page's explanation as text: how it was read, then every line of the page in document order,
+ * `+` kept and `-` dropped, with the rule that decided it (the rules in words follow, once each),
+ * and whether the re-reading keeps the stored text.
+ */
+export function formatExplanation(explanation: PageExplanation): string {
+  const { page } = explanation;
+  const layout = explanation.layout
+    ? `the layout of ${explanation.layout.pageCount} sample page(s), of whose block paths the page has ${Math.round(100 * explanation.layout.similarity)}%`
+    : 'none';
+  const lines = [
+    page.url,
+    `  site: ${page.site}`,
+    `  template: ${page.templateVersion === null ? 'none (read without a template of its page type)' : templateOf(page)}`,
+    `  method: ${page.method}`,
+    `  self-check: ${explanation.selfCheck.verdict}${explanation.selfCheck.reason === 'none' ? '' : ` (${explanation.selfCheck.reason})`}`,
+    `  layout: ${layout}`,
+    ...(explanation.readAlone ? [`  read alone: ${explanation.readAlone}`] : []),
+    page.warnings.length === 0 ? '  warnings: none' : `  warnings (${page.warnings.length}):`,
+    ...page.warnings.map((warning) => `    - ${warning}`),
+    '',
+  ];
+  const rules = new Map<string, string>();
+  for (const line of explanation.lines) {
+    const text = line.text.length > 120 ? `${line.text.slice(0, 120)}…` : line.text;
+    lines.push(`${line.kept ? '+' : '-'} [${line.rule}] ${text}`);
+    // A rule's words name its line's specifics (the template's rule beside it): the first occurrence is shown.
+    if (!rules.has(line.rule)) rules.set(line.rule, line.reason);
+  }
+  const kept = explanation.lines.filter((line) => line.kept).length;
+  lines.push('', `rules (${kept} line(s) kept, ${explanation.lines.length - kept} dropped):`);
+  for (const [rule, reason] of rules) lines.push(`  ${rule}: ${reason}`);
+  lines.push(
+    explanation.matchesStored
+      ? 'the kept lines are the stored main text'
+      : 'the kept lines differ from the stored main text: the page was extracted by another version of Winnow, or its template changed since',
+  );
+  if (explanation.previous) {
+    const changed = explanation.previous.diff.filter((line) => line.change !== 'same');
+    lines.push(
+      changed.length === 0
+        ? `the template of version ${explanation.previous.templateVersion} read the same text`
+        : `against the template of version ${explanation.previous.templateVersion} (+ now, - then):`,
+      ...changed.map((line) => `  ${line.change === 'added' ? '+' : '-'} ${line.text.length > 120 ? `${line.text.slice(0, 120)}…` : line.text}`),
+    );
+  }
+  return lines.map((line) => `${line}\n`).join('');
+}
+
+export async function pageCommand(url: string, flags: { site?: string; text?: boolean; json?: boolean; explain?: boolean }): Promise<void> {
   await withOperator(async (operator) => {
+    if (flags.explain) {
+      const explanation = await operator.explainPage(url, flags.site);
+      // As the API answers it (`GET /pages/explain?url=`).
+      write(flags.json ? asJson({ explanation }) : formatExplanation(explanation));
+      return;
+    }
     const page = await operator.page(url, flags.site);
     // As the API answers it (`GET /pages?url=`): one shape for a page, whichever way it is asked for.
     write(flags.json ? asJson({ page }) : formatPage(page, flags.text === true));

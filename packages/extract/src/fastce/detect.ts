@@ -8,6 +8,7 @@ import { mainRegion } from './region.js';
 import { blockLines, ownText } from '../html/blockLines.js';
 import { resultOf, type ExtractedBlock, type ExtractionResult } from '../result/result.js';
 import type { Template } from './template.js';
+import type { DecisionRecorder, TemplateDropRule } from '../result/decisions.js';
 
 /** A template made ready for detection: path set and stored blocks grouped by path. */
 export interface CompiledTemplate {
@@ -47,9 +48,9 @@ export function compileTemplate(template: Template): CompiledTemplate {
  * dropped; boilerplate-named containers are dropped (never the region or its ancestors); and a page
  * the template does not fit, or on which it finds no text, is read on its own (`readAlone`).
  */
-export function detect(compiled: CompiledTemplate, html: string, limits?: Partial<Limits>): ExtractionResult {
+export function detect(compiled: CompiledTemplate, html: string, limits?: Partial<Limits>, recorder?: DecisionRecorder): ExtractionResult {
   const tree = buildBlockTree(html, { pathMode: compiled.template.params.pathMode, ...(limits ? { limits } : {}) });
-  const reading = templateReading(compiled, tree);
+  const reading = templateReading(compiled, tree, recorder);
   if (reading.misfit !== undefined) return readAlone(tree, reading.misfit);
   return resultOf(compiled.template.params.refine ? 'fastce+' : 'fastce', reading.blocks, tree.warnings);
 }
@@ -57,8 +58,11 @@ export function detect(compiled: CompiledTemplate, html: string, limits?: Partia
 /** What the template reads of a page, or why it cannot: the page does not fit it, or it finds no text there (fastce+). */
 export type TemplateReading = { blocks: ExtractedBlock[]; misfit?: undefined } | { misfit: string };
 
-/** The template's reading of a page read into a block tree with the template's path mode. */
-export function templateReading(compiled: CompiledTemplate, tree: BlockTree): TemplateReading {
+/**
+ * The template's reading of a page read into a block tree with the template's path mode. With a
+ * recorder, every block whose text it leaves out is recorded with the rule that did.
+ */
+export function templateReading(compiled: CompiledTemplate, tree: BlockTree, recorder?: DecisionRecorder): TemplateReading {
   const { template, contentPaths, nonContentByPath } = compiled;
   if (tree.pathMode !== template.params.pathMode) {
     throw new ExtractionError('invalid-argument', `the template reads ${template.params.pathMode} paths; the tree has ${tree.pathMode}`);
@@ -77,7 +81,17 @@ export function templateReading(compiled: CompiledTemplate, tree: BlockTree): Te
   }
   const end = region ? region.end : blocks.length;
   const suppressed = template.params.refine ? boilerplateSubtrees(blocks, region) : new Uint8Array(blocks.length);
-  const keep = (child: Block): boolean => (subtreeInTemplate[child.index] === 1 || isInlineLeaf(child)) && child.index < end && !suppressed[child.index];
+  const keeps = (child: Block): boolean => (subtreeInTemplate[child.index] === 1 || isInlineLeaf(child)) && child.index < end && !suppressed[child.index];
+  const drop = (block: Block, rule: TemplateDropRule, subtree: boolean): void => recorder?.record({ kind: 'template-drop', rule, block, subtree });
+  const dropRule = (block: Block): TemplateDropRule =>
+    suppressed[block.index] ? 'boilerplate-container' : block.index >= end ? 'outside-main-region' : 'not-content-path';
+  const keep = recorder
+    ? (child: Block): boolean => {
+        const kept = keeps(child);
+        if (!kept) drop(child, dropRule(child), true);
+        return kept;
+      }
+    : keeps;
   const similarToStored = (block: Block, vector: () => FeatureVector): boolean => {
     const stored = nonContentByPath.get(block.path);
     if (!stored) return false;
@@ -89,8 +103,10 @@ export function templateReading(compiled: CompiledTemplate, tree: BlockTree): Te
   const keepOwnText = (block: Block): boolean => {
     if (!template.params.refine || isInlineLeaf(block)) return true;
     if (verdicts[block.index] === 0) {
-      const speaks = !(isLinkDense(block) && !isLinkedProse(block, region)) && !similarToStored(block, () => featureVector(ownText(block), block));
+      const linkDense = isLinkDense(block) && !isLinkedProse(block, region);
+      const speaks = !linkDense && !similarToStored(block, () => featureVector(ownText(block), block));
       verdicts[block.index] = speaks ? 1 : -1;
+      if (!speaks) drop(block, linkDense ? 'link-dense' : 'similar-to-boilerplate', false);
     }
     return verdicts[block.index] === 1;
   };
@@ -98,19 +114,25 @@ export function templateReading(compiled: CompiledTemplate, tree: BlockTree): Te
   for (let i = 0; i < end; ) {
     const block = blocks[i] as Block;
     if (suppressed[i]) {
+      drop(block, 'boilerplate-container', true);
       i = block.end;
       continue;
     }
     if (!inTemplate[i]) {
+      drop(block, 'not-content-path', false);
       i++;
       continue;
     }
     i = block.end;
     const rendered = blockLines(block, keep, keepOwnText);
     if (rendered.lines.length === 0) continue;
-    if (similarToStored(block, () => featureVector(rendered.lines.map((line) => line.text).join(' '), rendered))) continue;
+    if (similarToStored(block, () => featureVector(rendered.lines.map((line) => line.text).join(' '), rendered))) {
+      drop(block, 'similar-to-boilerplate', true);
+      continue;
+    }
     for (const line of rendered.lines) extracted.push(line);
   }
+  if (recorder) for (let i = end; i < blocks.length; i = (blocks[i] as Block).end) drop(blocks[i] as Block, 'outside-main-region', true);
   if (template.params.refine && extracted.length === 0) return { misfit: 'the template found no main text on the page' };
   return { blocks: extracted };
 }

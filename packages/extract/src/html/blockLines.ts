@@ -22,16 +22,26 @@ export interface BlockLines {
  * block that `keepOwnText` refuses contributes its kept sub-blocks but not its own text. Inline
  * blocks (SPAN) continue the current line, so a sentence that runs through a `<span>` stays whole;
  * other blocks and `<br>` start a new line. White space is collapsed as a browser would.
- * Iterative: the depth of the tree does not touch the call stack.
+ * Iterative: the depth of the tree does not touch the call stack. `onLine` learns each line's
+ * block (where its first words are): the page inspector maps lines back to the page's elements.
  */
-export function blockLines(block: Block, keep: (child: Block) => boolean = () => true, keepOwnText: (kept: Block) => boolean = () => true): BlockLines {
+export function blockLines(
+  block: Block,
+  keep: (child: Block) => boolean = () => true,
+  keepOwnText: (kept: Block) => boolean = () => true,
+  onLine?: (line: TextLine, startBlock: Block) => void,
+): BlockLines {
   const rendered: BlockLines = { lines: [], links: 0, images: 0, scripts: 0, textChars: 0, linkChars: 0 };
   let parts: string[] = [];
-  let linePath = block.path;
+  let lineBlock = block;
   const flush = (): void => {
     if (parts.length === 0) return;
     const text = collapseWhitespace(parts.join(''));
-    if (text !== '') rendered.lines.push({ path: linePath, text });
+    if (text !== '') {
+      const line = { path: lineBlock.path, text };
+      rendered.lines.push(line);
+      onLine?.(line, lineBlock);
+    }
     parts = [];
   };
   const count = (kept: Block): void => {
@@ -58,7 +68,7 @@ export function blockLines(block: Block, keep: (child: Block) => boolean = () =>
       if (!keepOwnText(frame.block)) continue;
       if (parts.length === 0) {
         if (item.trim() === '') continue;
-        linePath = frame.block.path;
+        lineBlock = frame.block;
       }
       parts.push(item);
     } else if (keep(item)) {

@@ -23,6 +23,11 @@ export interface Block {
   readonly tag: string;
   /** Traversal path from the root, e.g. `HTML.BODY.TABLE.TR.P` (paper, Section III). */
   readonly path: string;
+  /**
+   * Where the element's start tag begins in the page as parsed (-1 for the HTML and BODY blocks
+   * every tree starts with): the page inspector marks the element there.
+   */
+  readonly start: number;
   readonly parent: Block | null;
   /** Position in the pre-order walk of the tree; `blocks[i].index === i`. */
   readonly index: number;
@@ -136,10 +141,11 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   html = checkedHtml(html, limits, warnings);
 
   const blocks: Block[] = [];
-  const newBlock = (tag: string, path: string, parent: Block | null, hint = '', role = ''): Block => {
+  const newBlock = (tag: string, path: string, parent: Block | null, start: number, hint = '', role = ''): Block => {
     const block: Block = {
       tag,
       path,
+      start,
       parent,
       index: blocks.length,
       end: 0,
@@ -159,8 +165,8 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
     parent?.items.push(block);
     return block;
   };
-  const root = newBlock('html', 'HTML', null);
-  const body = newBlock('body', 'HTML.BODY', root);
+  const root = newBlock('html', 'HTML', null, -1);
+  const body = newBlock('body', 'HTML.BODY', root, -1);
 
   const stack: OpenElement[] = [];
   let current = body;
@@ -266,7 +272,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
           depthCapWarned = true;
           return;
         }
-        current = newBlock(tag, `${current.path}.${pathSegment(tag, attribs, pathMode)}`, current, hintOf(attribs), roleOf(attribs));
+        current = newBlock(tag, `${current.path}.${pathSegment(tag, attribs, pathMode)}`, current, parser.startIndex, hintOf(attribs), roleOf(attribs));
         element.opensBlock = true;
         depth++;
       },

@@ -103,7 +103,7 @@ function fastCeMethod(name: string, description: string, params: Readonly<FastCe
 
 function detection(template: Template): PageExtractor {
   const compiled = compileTemplate(template);
-  return (html) => detect(compiled, html);
+  return (html, recorder) => detect(compiled, html, undefined, recorder);
 }
 
 const RATIO_NAMES: Record<RatioVariant, string> = { wlr: 'words/leaves', cnr: 'characters/nodes', wnr: 'words/nodes', clr: 'characters/leaves' };

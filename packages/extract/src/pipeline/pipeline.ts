@@ -15,6 +15,7 @@ import { isRepeatedLine, pageLineKeys, repeatedLineKeys } from './repeatedLines.
 import type { TextLine } from '../html/blockLines.js';
 import { titledHeadline } from './titledHeadline.js';
 import { RUN, WordRuns } from './wordRuns.js';
+import type { DecisionRecorder } from '../result/decisions.js';
 
 /** Pages read to find a page type's layouts; the grouping costs the cube of this. */
 const MAX_LAYOUT_SAMPLE = 90;
@@ -175,13 +176,15 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  */
 export function compilePipeline(template: PipelineTemplate): PageExtractor {
   const layouts = template.layouts.map((layout) => ({
+    pageCount: layout.pageCount,
     signature: new Set(layout.signature),
     repeatedLines: new Set(layout.repeatedLines),
     compiled: compileTemplate(layout.template),
   }));
   /** The page's reading, and the layout it was read with (none when it was read alone for want of one). */
-  const read = (tree: BlockTree): { result: ExtractionResult; layout?: LayoutFacts } => {
+  const read = (tree: BlockTree, recorder?: DecisionRecorder): { result: ExtractionResult; layout?: LayoutFacts } => {
     const single = readTree(tree);
+    recorder?.record({ kind: 'reader-reading', lines: single.blocks });
     const nearest = mostSimilar(pathsOf(tree), layouts, (layout) => layout.signature);
     if (!nearest) return { result: alone(single, 'no template for this page type yet') };
     if (nearest.similarity < FITS_LAYOUT) {
@@ -190,16 +193,20 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
       };
     }
     const layout = nearest.candidate;
-    const reading = templateReading(layout.compiled, tree);
+    recorder?.record({ kind: 'layout', pageCount: layout.pageCount, similarity: nearest.similarity });
+    const reading = templateReading(layout.compiled, tree, recorder);
     if (reading.misfit !== undefined) return { result: alone(single, reading.misfit), layout };
+    recorder?.record({ kind: 'template-reading', lines: reading.blocks });
     const facts = { ...layout, contentPaths: layout.compiled.contentPaths, ofLayout: nearest.similarity >= SAME_LAYOUT };
-    return { result: selfCheck(single, reading.blocks, facts), layout };
+    return { result: selfCheck(single, reading.blocks, facts, recorder), layout };
   };
-  return (html): ExtractionResult => {
+  return (html, recorder): ExtractionResult => {
     const tree = buildBlockTree(html);
-    const { result, layout } = read(tree);
+    const { result, layout } = read(tree, recorder);
+    if (recorder && result.readAlone) recorder.record({ kind: 'read-alone', why: result.warnings.at(-1) ?? '' });
     const isSiteLine = layout ? (line: TextLine) => isRepeatedLine(line, layout.repeatedLines) : undefined;
     const heading = titledHeadline(tree, documentTitle(html), result.blocks, isSiteLine);
+    if (heading) recorder?.record({ kind: 'headline', line: heading, source: 'title' });
     return heading ? { ...result, ...resultOf('pipeline', [heading, ...result.blocks], result.warnings) } : result;
   };
 }
@@ -216,15 +223,21 @@ interface NearestLayout extends LayoutFacts {
   ofLayout: boolean;
 }
 
-function selfCheck(whole: ExtractionResult, templated: readonly ExtractedBlock[], layout: NearestLayout): ExtractionResult {
+function selfCheck(whole: ExtractionResult, templated: readonly ExtractedBlock[], layout: NearestLayout, recorder?: DecisionRecorder): ExtractionResult {
   // The site's own lines are no page's text, whichever reading wins.
   const wholeLines = whole.blocks.map((block) => terms(block.text));
   const kept = whole.blocks.map((block, i) => !isRepeatedLine(block, layout.repeatedLines, wholeLines[i]));
+  if (recorder) {
+    whole.blocks.forEach((line, i) => {
+      if (!kept[i]) recorder.record({ kind: 'repeated-line', line });
+    });
+  }
   const single = { ...whole, blocks: whole.blocks.filter((_, i) => kept[i]) };
   const readerLines = wholeLines.filter((_, i) => kept[i]);
   const readerWords = wordCount(readerLines);
   if (readerWords === 0) {
     const why = whole.blocks.length === single.blocks.length ? 'is empty' : "holds only text the site's pages repeat";
+    recorder?.record({ kind: 'template-only', why: `the single-page reading ${why}` });
     return resultOf('pipeline', [...templated], [...single.warnings, `the single-page reading ${why}: the template's reading is used`]);
   }
   const templateLines = templated.map((block) => terms(block.text));
@@ -247,7 +260,9 @@ function selfCheck(whole: ExtractionResult, templated: readonly ExtractedBlock[]
       );
     }
   }
-  return agreement(headline(templated, templateLines, readerText), single, readerLines, confirmed, layout);
+  const heading = headline(templated, templateLines, readerText);
+  if (recorder) for (const line of heading) recorder.record({ kind: 'headline', line, source: 'template' });
+  return agreement(heading, single, readerLines, confirmed, layout, recorder);
 }
 
 /**
@@ -278,6 +293,7 @@ function agreement(
   readerLines: readonly string[][],
   confirmed: readonly boolean[],
   layout: NearestLayout,
+  recorder?: DecisionRecorder,
 ): ExtractionResult {
   const articleStart = confirmed.indexOf(true);
   const articlePath = mostWordsPath(single.blocks, readerLines, confirmed);
@@ -285,6 +301,11 @@ function agreement(
     !layout.signature.has(block.path) ||
     (i > articleStart && (readerLines[i] as string[]).length >= PROSE_WORDS && (block.path === articlePath || !layout.contentPaths.has(block.path)));
   const agreed = single.blocks.filter((block, i) => confirmed[i] || unjudged(block, i));
+  if (recorder) {
+    single.blocks.forEach((line, i) => {
+      if (!confirmed[i]) recorder.record({ kind: unjudged(line, i) ? 'unjudged' : 'unconfirmed', line });
+    });
+  }
   return resultOf('pipeline', [...heading, ...agreed], single.warnings);
 }
 

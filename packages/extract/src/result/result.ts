@@ -1,3 +1,5 @@
+import type { DecisionRecorder } from './decisions.js';
+
 /** One extracted block of main text, in document order. */
 export interface ExtractedBlock {
   /** Traversal path of the block the text comes from, e.g. `HTML.BODY.DIV.P`. */
@@ -18,8 +20,8 @@ export interface ExtractionResult {
   readAlone?: boolean;
 }
 
-/** Extracts one page's main text. */
-export type PageExtractor = (html: string) => ExtractionResult;
+/** Extracts one page's main text; given a recorder, it also says why it kept and dropped what it did (`Decision`). */
+export type PageExtractor = (html: string, recorder?: DecisionRecorder) => ExtractionResult;
 
 export function resultOf(method: string, blocks: ExtractedBlock[], warnings: readonly string[]): ExtractionResult {
   return { method, blocks, text: blocks.map((block) => block.text).join('\n'), warnings: [...warnings] };

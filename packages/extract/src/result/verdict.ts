@@ -1,4 +1,4 @@
-import type { ExtractionResult } from '@winnow/extract';
+import type { ExtractionResult } from './result.js';
 
 /**
  * What the self-check made of a page, as `winnow_extractions_total` counts it:
@@ -17,7 +17,7 @@ export interface SelfCheckVerdict {
 /**
  * The reasons the pipeline (packages/extract/src/pipeline/pipeline.ts) and fastce+ write in the
  * warning that says a page was read alone, and their class. The warning's words are the record;
- * verdict.test.ts runs the real pipeline so that a rewording shows there, not as `other` here.
+ * services/extractor's verdict.test.ts runs the real pipeline so that a rewording shows there, not as `other` here.
  */
 const READ_ALONE_REASONS: readonly [RegExp, string][] = [
   [/^no template for this page type yet/, 'no-template-yet'],

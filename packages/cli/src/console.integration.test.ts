@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { type ApiService, startApi } from '@winnow/api';
+import { loadEnv } from '@winnow/config';
+import { type DemoWeb, serveDemoWeb } from '@winnow/demo-corpus';
+import { addSite, openRuntime, pageExplanation, type Runtime, sitePages, startCrawl, waitForIdle } from '@winnow/runtime';
+import { findSite } from '@winnow/storage';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { demoPhrases } from './commands/demo.js';
+import { closeAll, startWorkers } from './pipeline.js';
+
+const OPERATE = randomBytes(24).toString('hex');
+/** Where the screenshots go: the repository's docs/console, committed with the console's documentation. */
+const SHOTS = fileURLToPath(new URL('../../../docs/console/', import.meta.url));
+const CHROMIUM = process.env.WINNOW_CHROMIUM_PATH || '/usr/bin/chromium';
+
+/**
+ * The console in real Chromium (the system's, through Playwright) on a real pipeline run: two demo
+ * sites crawled into an embedded runtime (PGlite, a private Redis, Postgres full-text search),
+ * with the workers running, so that the console's actions (crawl, prepare, retry) are carried out.
+ */
+describe('the web console, in Chromium, on a real pipeline run', () => {
+  let rt: Runtime;
+  let web: DemoWeb;
+  let api: ApiService;
+  let services: Awaited<ReturnType<typeof startWorkers>>;
+  let browser: Browser;
+  let page: Page;
+  /** Every URL the browser asked for: nothing but the API. */
+  const requested: string[] = [];
+
+  /** Opens a screen and waits until the console has drawn it from the API's answers. */
+  async function open(hash: string): Promise<void> {
+    // The screen shown is drawn again even when it is the one asked for (no hashchange then).
+    await page.evaluate(`document.querySelector('main').removeAttribute('data-loaded');
+      if (location.hash === ${JSON.stringify(hash)}) dispatchEvent(new HashChangeEvent('hashchange')); else location.hash = ${JSON.stringify(hash)};`);
+    await page.waitForSelector(`main[data-loaded="${hash.replace(/"/g, '\\"')}"]`);
+  }
+
+  before(async () => {
+    await mkdir(SHOTS, { recursive: true });
+    web = await serveDemoWeb(['gazette', 'relaunch'], { articles: 24 });
+    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_API_TOKEN: `operate:${OPERATE}` }));
+    services = await startWorkers(rt);
+    for (const site of web.sites) {
+      await addSite(rt, { name: site.name, seeds: [`${site.origin}/`], templateEveryMs: 0, allowPrivateAddresses: true, minTemplatePages: 5 });
+      await startCrawl(rt, site.name);
+    }
+    await waitForIdle(rt);
+    api = await startApi(rt, 0, '127.0.0.1');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('request', (request) => requested.push(request.url()));
+    page.on('dialog', (dialog) => void dialog.accept());
+  });
+  after(async () => {
+    await browser?.close();
+    await api?.close();
+    await closeAll(services ?? []);
+    await rt?.close();
+    await web?.close();
+  });
+
+  test('the sign-in page takes the token; a wrong one is refused in words', async () => {
+    await page.goto(`${api.url}/`);
+    assert.equal(new URL(page.url()).pathname, '/console/', 'GET / leads to the console');
+    await page.fill('input[name=token]', 'not-the-token');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#login-error:text("not valid")');
+    await page.screenshot({ path: `${SHOTS}login.png` });
+    await page.fill('input[name=token]', OPERATE);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('main[data-loaded="#/sites"]');
+    assert.equal(await page.evaluate('document.cookie'), '', 'no cookie: the token stays in this tab');
+  });
+
+  test('sites: every site with its latest crawl and pages per stage; add, edit and remove work', async () => {
+    await open('#/sites');
+    for (const site of web.sites) {
+      const row = page.locator(`tr[data-site="${site.name}"]`);
+      assert.match(await row.innerText(), /finished: \d+ of \d+ URLs done/);
+    }
+    await page.screenshot({ path: `${SHOTS}sites.png`, fullPage: true });
+
+    await page.fill('#add-site input[name=name]', 'extra');
+    await page.fill('#add-site textarea[name=seeds]', 'http://127.0.0.1:9/');
+    await page.fill('#add-site textarea[name=config]', '{"maxPages": 5, "allowPrivateAddresses": true}');
+    await page.click('#add-site button[type=submit]');
+    await page.waitForSelector('tr[data-site="extra"]');
+    assert.equal((await findSite(rt.db, 'extra'))?.config.maxPages, 5);
+
+    await open('#/site/edit?name=extra');
+    const config = JSON.parse(await page.inputValue('#edit-site textarea[name=config]'));
+    await page.fill('#edit-site textarea[name=config]', JSON.stringify({ ...config, maxPages: 7 }));
+    await page.click('#edit-site button[type=submit]');
+    await page.waitForSelector('main[data-loaded="#/sites"]');
+    assert.equal((await findSite(rt.db, 'extra'))?.config.maxPages, 7);
+
+    await page.click('tr[data-site="extra"] button:text("Remove")');
+    await page.waitForSelector('p.notice:text("removed extra")');
+    assert.equal(await findSite(rt.db, 'extra'), undefined);
+  });
+
+  test("a site's screen: its pages, and the URLs the crawl refused with their reasons", async () => {
+    await open('#/site?name=gazette');
+    await page.screenshot({ path: `${SHOTS}site.png`, fullPage: true });
+    const refused = await page.locator('tr.refused').allInnerTexts();
+    assert.ok(refused.length > 0);
+    assert.ok(
+      refused.every((row) => /\trefused\tHTTP 404$|\tdisallowed\t.+|\tfailed\t.+/.test(row)),
+      `each refused URL with its reason: ${refused.join(' | ')}`,
+    );
+    const { total } = await sitePages(rt, 'gazette', {});
+    assert.match(await page.locator('h2', { hasText: /^Pages \(/ }).innerText(), new RegExp(`Pages \\(${total}\\)`));
+  });
+
+  test('a failed job is listed with its error, and Retry runs it again', async () => {
+    const id = await rt.queues.add('extract', { pageId: 999_999 });
+    const failed = async () => (await rt.queues.queue('extract').getJob(id))?.isFailed();
+    while (!(await failed())) await new Promise((resolve) => setTimeout(resolve, 100));
+    await open('#/sites');
+    const row = page.locator(`tr[data-job="extract:${id}"]`);
+    assert.match(await row.innerText(), /page 999999 does not exist/);
+    await page.screenshot({ path: `${SHOTS}failed-jobs.png`, fullPage: true });
+    await row.locator('button:text("Retry")').click();
+    // The extractor runs it again (and it fails again, for good: the page still does not exist).
+    while (((await rt.queues.queue('extract').getJob(id))?.attemptsMade ?? 0) < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+  });
+
+  test("the inspector: the page's own rendering, sandboxed, its blocks outlined as the explanation says, with each rule on hover", async () => {
+    const [article] = (await sitePages(rt, 'gazette', { size: 100 })).entries.filter(
+      (entry) => entry.url.includes('/articles/') && entry.templateVersion !== null && !entry.readAlone,
+    );
+    assert.ok(article, 'a page the template read');
+    const explanation = await pageExplanation(rt, { url: article.url, site: 'gazette' });
+    await open(`#/inspect?${new URLSearchParams({ url: article.url, site: 'gazette' })}`);
+    const facts = await page.locator('dl.facts').innerText();
+    assert.match(facts, new RegExp(`self-check\\s+${explanation.selfCheck.verdict}`));
+    assert.match(facts, new RegExp(`template\\s+version ${explanation.page.templateVersion}`));
+    const frameElement = page.locator('iframe');
+    assert.equal(await frameElement.getAttribute('sandbox'), '', 'no script runs in the frame');
+    const frame = await (await frameElement.elementHandle())?.contentFrame();
+    assert.ok(frame);
+    const marked = await frame.$$eval('[data-winnow-block]', (elements) =>
+      elements.map((element) => ({
+        block: Number(element.getAttribute('data-winnow-block')),
+        verdict: element.getAttribute('data-winnow'),
+        title: element.getAttribute('title') ?? '',
+      })),
+    );
+    const byBlock = new Map<number, { kept: boolean; rule: string }[]>();
+    for (const line of explanation.lines) if (line.block >= 0) byBlock.set(line.block, [...(byBlock.get(line.block) ?? []), line]);
+    assert.equal(marked.length, byBlock.size, 'every block with explained lines is outlined');
+    for (const { block, verdict, title } of marked) {
+      const lines = byBlock.get(block) ?? [];
+      const kept = lines.filter((line) => line.kept).length;
+      assert.equal(verdict, kept === lines.length ? 'kept' : kept === 0 ? 'dropped' : 'mixed', `block ${block}`);
+      for (const line of lines) assert.ok(title.includes(`(${line.rule})`), `block ${block}'s hover names ${line.rule}`);
+    }
+    assert.ok(marked.some((element) => element.verdict === 'kept') && marked.some((element) => element.verdict === 'dropped'));
+    // The outline is drawn: the frame's own style applies it.
+    const outline = await frame.evaluate(`getComputedStyle(document.querySelector('[data-winnow="dropped"]')).outlineStyle`);
+    assert.equal(outline, 'dashed');
+    assert.equal(await page.locator('#indexed-text').innerText(), explanation.page.mainText.replace(/\n+$/, ''));
+    assert.equal(await page.locator('ol.lines li').count(), explanation.lines.length);
+    await page.screenshot({ path: `${SHOTS}inspector.png` });
+  });
+
+  test('search shows the hits with their matches highlighted', async () => {
+    const [gazette] = web.sites;
+    assert.ok(gazette);
+    const { acrossBlocks } = demoPhrases(gazette);
+    await open(`#/search?${new URLSearchParams({ q: `"${acrossBlocks}"` })}`);
+    await page.screenshot({ path: `${SHOTS}search.png` });
+    const marks = await page.locator('.hit mark').allInnerTexts();
+    assert.ok(marks.length > 0, 'matches are marked');
+    const phraseWords = new Set(acrossBlocks.toLowerCase().split(' '));
+    const markedWords = marks.flatMap((text) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+    assert.ok(markedWords.length > 0 && markedWords.every((word) => phraseWords.has(word)), marks.join(' | '));
+    await page.screenshot({ path: `${SHOTS}search.png` });
+  });
+
+  test('templates: versions per page type and health; prepare now runs a preparation; two versions diff', async () => {
+    await open('#/templates?site=relaunch');
+    assert.ok((await page.locator('table').first().locator('tbody tr').count()) > 0, 'a template per page type');
+    await page.click('#prepare-now');
+    await page.waitForSelector('#prepare-outcome p.notice:text("done")');
+    const version = (await findSite(rt.db, 'relaunch'))?.templateVersion ?? 0;
+    assert.ok(version >= 1);
+    await open(`#/templates?site=relaunch&from=1&to=${version}`);
+    const diff = JSON.parse(await page.locator('#template-diff').innerText());
+    assert.deepEqual([diff.from, diff.to], [1, version]);
+    assert.ok(Array.isArray(diff.pageTypes));
+    await page.screenshot({ path: `${SHOTS}templates.png`, fullPage: true });
+  });
+
+  test('hosts: each host in the latest crawls with its counts and robots.txt state', async () => {
+    await open('#/hosts');
+    for (const site of web.sites) {
+      const row = page.locator(`tr[data-host="${new URL(site.origin).host}"]`);
+      assert.match(await row.innerText(), /readable/);
+    }
+    await page.screenshot({ path: `${SHOTS}hosts.png` });
+  });
+
+  test('the browser asked for nothing but the API', () => {
+    const elsewhere = requested.filter((url) => !url.startsWith(`${api.url}/`) && !url.startsWith('about:'));
+    assert.deepEqual(elsewhere, []);
+  });
+});
