@@ -332,7 +332,7 @@ describe('winnow up', () => {
     const env = { ...process.env, WINNOW_API_PORT: String((busy.address() as AddressInfo).port), WINNOW_TEMPLATE_METHOD: 'nope', WINNOW_DATA_DIR: 'memory' };
     try {
       await assert.rejects(runCli(['up'], { env, timeout: 60_000 }), (error: { code?: number; stderr?: string }) => {
-        assert.equal(error.code, 1);
+        assert.equal(error.code, 2, 'a configuration to correct, as a usage error');
         assert.match(error.stderr ?? '', /WINNOW_TEMPLATE_METHOD: unknown template method "nope"; expected one of: pipeline, fastce, /);
         assert.doesNotMatch(error.stderr ?? '', /EADDRINUSE/);
         return true;

@@ -1,3 +1,4 @@
+import type { Env } from '@winnow/config';
 import { announceApi, apiUrlFor, type Runtime, type Service } from '@winnow/runtime';
 import { buildApi } from './app.js';
 import { isLoopbackHost } from './hosts.js';
@@ -16,15 +17,21 @@ export class UnprotectedApiError extends Error {
 }
 
 /**
- * Builds the API and listens. Refuses to listen on an address other machines can reach
- * (anything but `localhost`, 127.0.0.0/8 and ::1) while no token is configured.
+ * Refuses an API that would listen on an address other machines can reach (anything but
+ * `localhost`, 127.0.0.0/8 and ::1) while no token is configured. A command that serves the API
+ * asks this before it opens anything, so that the refusal is the first thing the operator reads.
  */
-export async function startApi(rt: Runtime, port = rt.env.WINNOW_API_PORT, host = rt.env.WINNOW_API_HOST): Promise<ApiService> {
-  if (!isLoopbackHost(host) && rt.env.WINNOW_API_TOKEN.length === 0) {
+export function refuseUnprotectedApi(env: Pick<Env, 'WINNOW_API_HOST' | 'WINNOW_API_TOKEN'>, host = env.WINNOW_API_HOST): void {
+  if (!isLoopbackHost(host) && env.WINNOW_API_TOKEN.length === 0) {
     throw new UnprotectedApiError(
       `refusing to serve the API on ${host} without a token: WINNOW_API_HOST is not a loopback address, so set WINNOW_API_TOKEN (operate:<a long random string>) or WINNOW_API_HOST=127.0.0.1`,
     );
   }
+}
+
+/** Builds the API and listens, once `refuseUnprotectedApi` lets it. */
+export async function startApi(rt: Runtime, port = rt.env.WINNOW_API_PORT, host = rt.env.WINNOW_API_HOST): Promise<ApiService> {
+  refuseUnprotectedApi(rt.env, host);
   const app = buildApi(rt, { host, port });
   const url = await app.listen({ port, host });
   rt.log.info({ url }, 'api listening');

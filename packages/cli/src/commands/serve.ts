@@ -1,11 +1,13 @@
-import { type ApiService, startApi } from '@winnow/api';
+import { type ApiService, refuseUnprotectedApi, startApi } from '@winnow/api';
 import { serve, startReconciler } from '@winnow/runtime';
+import { commandEnv } from '../commandEnv.js';
 import { openCommandRuntime, startWorkers, WORKERS } from '../pipeline.js';
 import { UsageError } from '../usageError.js';
 import { WORKER_NAMES, type WorkerName } from '../workerNames.js';
 
 /** `winnow up`: every worker and the API in this process; the API first, since its configuration may refuse it. */
 export async function upCommand(): Promise<void> {
+  refuseUnprotectedApi(commandEnv({}, 'info'));
   const rt = await openCommandRuntime({}, 'info');
   await serve(
     rt,
@@ -30,6 +32,7 @@ export async function upCommand(): Promise<void> {
 /** `winnow worker <name>`: one service as this process's only job. */
 export async function workerCommand(name: string): Promise<void> {
   if (!(WORKER_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown worker "${name}"; known: ${WORKER_NAMES.join(', ')}`);
+  if (name === 'api') refuseUnprotectedApi(commandEnv({}, 'info'));
   const start = await WORKERS[name as WorkerName]();
   const rt = await openCommandRuntime({}, 'info');
   if (rt.privateRedis && name !== 'api')
