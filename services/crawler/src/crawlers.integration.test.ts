@@ -24,7 +24,7 @@ async function startCrawlerProcess(env: NodeJS.ProcessEnv): Promise<CrawlerProce
   const stderr: string[] = [];
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  for (let i = 0; !stderr.join('').includes('"msg":"started"'); i++) {
+  for (let i = 0; !stderr.join('').includes('"msg":"crawler started'); i++) {
     if (child.exitCode !== null || i > 600) throw new Error(`the crawler did not start: ${stderr.join('')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
