@@ -73,7 +73,11 @@ describe('nothing listens beyond the configured API address', () => {
       WINNOW_LOG_LEVEL: 'info',
     };
     for (const service of ['api', 'crawler', 'templater', 'extractor', 'indexer']) {
-      const child = await startProcess([serviceMain(service)], env, service === 'api' ? apiAnswers(port) : (stderr) => stderr.includes(`"msg":"${service} started`));
+      const child = await startProcess(
+        [serviceMain(service)],
+        env,
+        service === 'api' ? apiAnswers(port) : (stderr) => stderr.includes(`"msg":"${service} started`),
+      );
       try {
         await new Promise((resolve) => setTimeout(resolve, 1000));
         const sockets = listeningSockets(child.pid as number).map((socket) => `${socket.protocol} ${socket.address}`);

@@ -103,7 +103,19 @@ describe('evaluate', () => {
     assert.match(outcomes.find((o) => o.id === 'p3')?.error ?? '', /empty/);
     assert.equal(outcomes.find((o) => o.id === 'p3')?.lcsF1, 0);
     assert.equal(outcomes.find((o) => o.id === 'p4')?.lcsF1, 1);
-    assert.deepEqual(Object.keys(report), ['method', 'pages', 'sites', 'shingle', 'bow_f1', 'lcs_f1', 'wcxb', 'ms_per_page', 'empty', 'per_site', 'gold_mismatch']);
+    assert.deepEqual(Object.keys(report), [
+      'method',
+      'pages',
+      'sites',
+      'shingle',
+      'bow_f1',
+      'lcs_f1',
+      'wcxb',
+      'ms_per_page',
+      'empty',
+      'per_site',
+      'gold_mismatch',
+    ]);
     assert.equal(report.empty, 1, 'the unreadable page is counted as empty where the gold has text');
     assert.equal(outcomes.find((o) => o.id === 'p3')?.empty, true);
     assert.equal(report.per_site[0]?.empty, 1);
