@@ -34,7 +34,7 @@ import { MeasuredFetcher } from './measuredFetcher.js';
 import { type HostPace, Politeness } from './politeness.js';
 import { RobotsCache } from './robots.js';
 import { DEFAULT_TRACKING_PARAMS } from './urls.js';
-import { type Visit, type VisitContext, visit } from './visit.js';
+import { type HeldFetch, type Visit, type VisitContext, visit } from './visit.js';
 
 export interface CrawlerOptions {
   /** Resolves host names; the system resolver unless a test stands in for DNS. */
@@ -165,7 +165,9 @@ export class Crawler implements Service {
         if (Date.now() - this.#lastHousekeeping > HOUSEKEEPING_MS) await this.#housekeeping();
         const free = env.WINNOW_CRAWL_CONCURRENCY - this.#active.size;
         const leased = free > 0 ? await leaseUrls(db, this.owner, free, this.#leaseMs, this.#waitingHosts()) : [];
-        for (const url of leased) this.#spawn(url);
+        // A URL whose lease lapsed while this process could not renew it (Postgres down) comes back
+        // to it: its visit, still here holding what it fetched, records it.
+        for (const url of leased) if (!this.#active.has(url.id)) this.#spawn(url);
         if (leased.length > 0) {
           idleMs = 25;
           if (this.#active.size >= env.WINNOW_CRAWL_CONCURRENCY) await this.#nextWake(60_000);
@@ -207,9 +209,10 @@ export class Crawler implements Service {
     const site = await this.#site(leased.siteId, leased.crawlId);
     if (!site) return; // the site was removed: its frontier went with it
     let result: Visit;
+    const held: HeldFetch = {};
     try {
       result = await whileUnavailable(
-        () => visit(this.#context, leased, site),
+        () => visit(this.#context, leased, site, held),
         env.WINNOW_INFRA_RETRY_MS,
         (error) => log.warn({ err: error, url: leased.url }, 'database or Redis unavailable: retrying'),
       );
