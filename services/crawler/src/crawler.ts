@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { extractionJobId, openRedisClient, type RedisClient, startWorker, untaggedPrefix, type Worker } from '@winnow/queue';
-import { type Runtime, type Service, syncSchedules, whileUnavailable } from '@winnow/runtime';
+import { type Runtime, type Service, whileUnavailable } from '@winnow/runtime';
 import {
   CrawlActiveError,
   claimRevisits,
@@ -15,7 +15,6 @@ import {
   insertCrawl,
   type LeasedUrl,
   leaseUrls,
-  listSites,
   openCrawlIds,
   releaseLeases,
   renewLeases,
@@ -125,14 +124,7 @@ export class Crawler implements Service {
     this.#schedules = startWorker(rt.queueSettings, 'crawl', async ({ siteId }) => this.#startScheduledCrawl(siteId));
     this.#archiver = rt.archive?.startArchiver(rt.log);
     this.#heartbeat = setInterval(() => void this.#renew(), Math.max(250, Math.floor(this.#leaseMs / 3)));
-    this.#loop = this.#syncSchedules()
-      .catch((error: unknown) => rt.log.error({ err: error }, "could not register the sites' schedules"))
-      .then(() => this.#run());
-  }
-
-  async #syncSchedules(): Promise<void> {
-    const sites = await whileUnavailable(() => listSites(this.#rt.db), this.#rt.env.WINNOW_INFRA_RETRY_MS);
-    for (const site of sites) await syncSchedules(this.#rt, site);
+    this.#loop = this.#run();
   }
 
   get #leaseMs(): number {
@@ -441,8 +433,8 @@ export class Crawler implements Service {
 }
 
 /**
- * Starts a crawler process's work; `close()` lets it finish what it holds. Every site's schedules
- * are registered again first (a Redis that lost its data loses them).
+ * Starts a crawler process's work; `close()` lets it finish what it holds. The sites' schedules are
+ * the reconciler's to register again (`startReconciler`, beside every crawler), from Postgres.
  */
 export function startCrawler(rt: Runtime, options: CrawlerOptions = {}): Service {
   return new Crawler(rt, options);
