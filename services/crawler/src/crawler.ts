@@ -26,7 +26,7 @@ import {
   unreachedPages,
 } from '@winnow/storage';
 import { admitFound, revisitEntries, startingEntries } from './admission.js';
-import { BrowserRenderer } from './browser.js';
+import { BrowserRenderer, type RenderedPage, type RenderRequest } from './browser.js';
 import type { Fetcher, Resolve } from './fetcher.js';
 import { reasonClass } from './fetchOutcomes.js';
 import { MeasuredFetcher } from './measuredFetcher.js';
@@ -38,7 +38,15 @@ import { type HeldFetch, type Visit, type VisitContext, visit } from './visit.js
 export interface CrawlerOptions {
   /** Resolves host names; the system resolver unless a test stands in for DNS. */
   resolve?: Resolve;
+  /** How long Chromium stays open with no page to render; `BROWSER_IDLE_MS` unless a test waits less. */
+  browserIdleMs?: number;
 }
+
+/**
+ * Chromium is closed once it has rendered nothing this long, and launched again (a second or so)
+ * for the next page: left open, its processes held some 600 MB after the last browser crawl ended.
+ */
+const BROWSER_IDLE_MS = 30_000;
 
 /** How often open crawls are checked for an end, and queued ones for a start, at most. */
 const HOUSEKEEPING_MS = 500;
@@ -87,6 +95,10 @@ export class Crawler implements Service {
   readonly #schedules: Worker;
   readonly #archiver: { close(): Promise<void> } | undefined;
   #browser: Promise<BrowserRenderer> | undefined;
+  /** Pages being rendered now: Chromium is closed only when none is. */
+  #rendering = 0;
+  #browserIdle: NodeJS.Timeout | undefined;
+  readonly #browserIdleMs: number;
   #closing = false;
   #wake: () => void = () => undefined;
   #lastHousekeeping = 0;
@@ -95,6 +107,7 @@ export class Crawler implements Service {
 
   constructor(rt: Runtime, options: CrawlerOptions = {}) {
     this.#rt = rt;
+    this.#browserIdleMs = options.browserIdleMs ?? BROWSER_IDLE_MS;
     const { env } = rt;
     this.#redis = openRedisClient(rt.queueSettings.connection);
     this.#redis.on('error', (error) => rt.log.warn({ err: error }, 'redis error (the crawler retries)'));
@@ -116,7 +129,7 @@ export class Crawler implements Service {
       fetcher: this.#fetcher,
       politeness,
       robots,
-      browser: () => this.#launchBrowser(),
+      render: (request) => this.#render(request),
       trackingParams: env.WINNOW_TRACKING_PARAMS.length > 0 ? env.WINNOW_TRACKING_PARAMS : DEFAULT_TRACKING_PARAMS,
       politeFetch: (url, pace, allowPrivate) => this.#politeFetch(politeness, url, pace, allowPrivate),
       admitted: (crawlId) => this.#admittedSet(crawlId),
@@ -143,8 +156,7 @@ export class Crawler implements Service {
     await releaseLeases(this.#rt.db, this.owner).catch((error: unknown) => this.#rt.log.warn({ err: error }, 'could not give leases back'));
     // After the last fetch is recorded: what this process staged is archived before it stops.
     await this.#archiver?.close();
-    const browser = await this.#browser?.catch(() => undefined);
-    await browser?.close().catch(() => undefined);
+    await this.#closeBrowser();
     await this.#fetcher.close();
     this.#redis.disconnect();
   }
@@ -421,9 +433,28 @@ export class Crawler implements Service {
     }
   }
 
-  #launchBrowser(): Promise<BrowserRenderer> {
-    this.#browser ??= BrowserRenderer.launch(this.#rt.env.WINNOW_CHROMIUM_PATH, this.#rt.env.WINNOW_BROWSER_PROXY);
-    return this.#browser;
+  /** Renders a page in this process's Chromium, launched on first use and closed once idle (`BROWSER_IDLE_MS`). */
+  async #render(request: RenderRequest): Promise<RenderedPage> {
+    clearTimeout(this.#browserIdle);
+    this.#rendering++;
+    try {
+      this.#browser ??= BrowserRenderer.launch(this.#rt.env.WINNOW_CHROMIUM_PATH, this.#rt.env.WINNOW_BROWSER_PROXY);
+      return await (await this.#browser).render(request);
+    } finally {
+      if (--this.#rendering === 0 && !this.#closing) {
+        this.#browserIdle = setTimeout(() => void this.#closeBrowser(), this.#browserIdleMs);
+        this.#browserIdle.unref();
+      }
+    }
+  }
+
+  /** Closes Chromium, if it runs; a launch that failed is forgotten, so the next page tries again. */
+  async #closeBrowser(): Promise<void> {
+    clearTimeout(this.#browserIdle);
+    const browser = this.#browser;
+    this.#browser = undefined;
+    const renderer = await browser?.catch(() => undefined);
+    await renderer?.close().catch(() => undefined);
   }
 
   async #renew(): Promise<void> {

@@ -20,7 +20,7 @@ import {
   upsertFetchedPage,
 } from '@winnow/storage';
 import { admitFound, beyondMaxDepth, type Found, foundEntries, frontierEntry, refusedLink } from './admission.js';
-import type { BrowserRenderer } from './browser.js';
+import type { RenderedPage, RenderRequest } from './browser.js';
 import { type FetchedResponse, FetchError, type Fetcher } from './fetcher.js';
 import { headerCanonical, readLinks } from './links.js';
 import { type HostPace, type HostSlot, type Politeness, retryAfterMs } from './politeness.js';
@@ -60,7 +60,8 @@ export interface VisitContext {
   fetcher: Fetcher;
   politeness: Politeness;
   robots: RobotsCache;
-  browser(): Promise<BrowserRenderer>;
+  /** Renders a page in Chromium (`render: browser` sites). */
+  render(request: RenderRequest): Promise<RenderedPage>;
   trackingParams: readonly string[];
   /** Fetches one URL in a politeness slot of its host, waiting for one as long as it takes (robots.txt). */
   politeFetch(url: string, pace: HostPace, allowPrivate: boolean): Promise<FetchedResponse>;
@@ -208,7 +209,6 @@ function fetchOnce(context: VisitContext, url: string, config: SiteConfig, previ
  * host its Crawl-delay, elsewhere the site's `delayMs`.
  */
 async function render(context: VisitContext, leased: LeasedUrl, site: Site, slot: HostSlot, intervalMs: number): Promise<FetchedResponse> {
-  const browser = await context.browser();
   const origins = siteOrigins(site.config);
   // The first request is the page's own, started on the visit's slot; every later one (its
   // subresources, its scripts' navigations, a redirect's next hop) waits its turn at its host.
@@ -221,7 +221,7 @@ async function render(context: VisitContext, leased: LeasedUrl, site: Site, slot
     const host = hostKey(url);
     await context.politeness.paceStart(host, host === leased.host ? intervalMs : site.config.delayMs);
   };
-  const rendered = await browser.render({
+  const rendered = await context.render({
     url: leased.url,
     fetch: async (url, headers, kind) => {
       await paced(url);
