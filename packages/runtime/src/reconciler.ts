@@ -21,7 +21,7 @@ type Queue = ReturnType<Runtime['queues']['queue']>;
  * (`unextracted`), one that should have a search document and has none (`unindexed`) or has one
  * written from an older extraction (`stale-document`), a document of a page that should have none
  * (`orphan-document`: gone, withdrawn, a duplicate, removed), and a site's template or recrawl
- * schedule missing from Redis (`schedule`).
+ * schedule missing from Redis or out of step with the site's settings (`schedule`).
  */
 export const FINDING_KINDS = ['unextracted', 'unindexed', 'stale-document', 'orphan-document', 'schedule'] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
@@ -52,11 +52,11 @@ export async function reconcile(rt: Runtime, reason: ReconcileReason, limit = rt
   const findings = Object.fromEntries(FINDING_KINDS.map((kind) => [kind, { found: 0, queued: 0 }])) as Record<FindingKind, Finding>;
 
   for (const site of await listSites(rt.db)) {
-    const missing = await missingSchedules(rt, site);
-    if (missing === 0) continue;
+    const outOfStep = await schedulesOutOfStep(rt, site);
+    if (outOfStep === 0) continue;
     await syncSchedules(rt, site);
-    findings.schedule.found += missing;
-    findings.schedule.queued += missing;
+    findings.schedule.found += outOfStep;
+    findings.schedule.queued += outOfStep;
   }
 
   const extract = rt.queues.queue('extract');
@@ -107,15 +107,24 @@ export async function reconcile(rt: Runtime, reason: ReconcileReason, limit = rt
   return { ...run, finishedAt: new Date() };
 }
 
-/** How many of the site's schedules its configuration asks for and Redis does not hold. */
-async function missingSchedules(rt: Runtime, site: Site): Promise<number> {
+/**
+ * How many of the site's schedules Redis holds otherwise than its configuration says: missing, at
+ * another interval (a change whose registration did not reach Redis), or still there once turned
+ * off. The one place that brings Redis's timers back to Postgres's settings: no worker registers
+ * them at its start.
+ */
+async function schedulesOutOfStep(rt: Runtime, site: Site): Promise<number> {
   const wanted = [
     { queue: rt.queues.queue('template'), id: templateScheduleId(site.id), every: site.config.templateEveryMs },
     { queue: rt.queues.queue('crawl'), id: recrawlScheduleId(site.id), every: site.config.recrawlEveryMs },
   ];
-  let missing = 0;
-  for (const { queue, id, every } of wanted) if (every >= MIN_SCHEDULE_MS && !(await queue.getJobScheduler(id))) missing++;
-  return missing;
+  let outOfStep = 0;
+  for (const { queue, id, every } of wanted) {
+    const held = await queue.getJobScheduler(id);
+    const on = every >= MIN_SCHEDULE_MS;
+    if (on ? Number(held?.every) !== every : held) outOfStep++;
+  }
+  return outOfStep;
 }
 
 /** The items whose job (by deduplication id) the queue does not hold. */

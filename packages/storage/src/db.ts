@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { failureReason } from '@winnow/config';
 import pg from 'pg';
@@ -47,7 +49,14 @@ export interface DbOptions {
  * It is not waited for (unlike Redis, see `waitForRedis`): pg connects per query, so nothing hangs.
  */
 export async function openDb(options: DbOptions): Promise<Db> {
-  if (!options.databaseUrl) return openPglite({ dataDir: options.dataDir ?? 'memory', maintain: options.maintenance ?? true }, options.onError);
+  if (!options.databaseUrl) {
+    const dataDir = options.dataDir ?? 'memory';
+    // Creating a database (initdb) grows PGlite's WebAssembly memory to some 800 MB, which it never
+    // gives back: `winnow up` on a new data directory held 940 MB where a restart holds 430. The
+    // thread that created it ends (its memory with it), and a new one opens what it made.
+    if (dataDir !== 'memory' && !existsSync(join(dataDir, 'PG_VERSION'))) await (await openPglite({ dataDir, maintain: false })).close();
+    return openPglite({ dataDir, maintain: options.maintenance ?? true }, options.onError);
+  }
   const db = openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onError);
   try {
     await db.query('SELECT 1');

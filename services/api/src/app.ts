@@ -41,6 +41,7 @@ import { bearerGuard, type Access } from './auth.js';
 import { JSON_MEDIA_TYPES, parseJsonBody, requireJsonBody } from './body.js';
 import { type ApiErrorCode, codeOf, errorAnswer, RequestRefusedError, unavailableMessage } from './errors.js';
 import { declareConsole } from './console.js';
+import { answerReadsWhileEnginesAreDown, EngineDownError } from './engineWatch.js';
 import { hostGuard } from './hosts.js';
 import { COMPONENTS, queryNames, SCHEMAS } from './schemas.js';
 
@@ -195,7 +196,7 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
     let message = code === 'internal' ? 'internal error' : error.message;
     if (code === 'unavailable') {
       // Named as `/ready` finds them: which engine failed is what an operator (and a client deciding to retry) needs.
-      const { checks } = await readiness(rt);
+      const { checks } = error instanceof EngineDownError ? error : await readiness(rt);
       message = unavailableMessage(rt.search.kind, checks);
       rt.log.warn({ err: error, checks }, `request failed: ${message}`);
       void reply.header('retry-after', '5');
@@ -231,6 +232,7 @@ export function buildApi(rt: Runtime, address: ApiAddress = { host: rt.env.WINNO
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
+  answerReadsWhileEnginesAreDown(app, rt);
   // Routes are declared in a plugin registered after swagger's, so that swagger sees every one.
   void app.register((api, _options, done) => {
     declareRoutes(api, rt);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { extractionJobId, openRedisClient, type RedisClient, startWorker, untaggedPrefix, type Worker } from '@winnow/queue';
-import { type Runtime, type Service, syncSchedules, whileUnavailable } from '@winnow/runtime';
+import { type Runtime, type Service, whileUnavailable } from '@winnow/runtime';
 import {
   CrawlActiveError,
   claimRevisits,
@@ -15,7 +15,6 @@ import {
   insertCrawl,
   type LeasedUrl,
   leaseUrls,
-  listSites,
   openCrawlIds,
   releaseLeases,
   renewLeases,
@@ -27,19 +26,27 @@ import {
   unreachedPages,
 } from '@winnow/storage';
 import { admitFound, revisitEntries, startingEntries } from './admission.js';
-import { BrowserRenderer } from './browser.js';
+import { BrowserRenderer, type RenderedPage, type RenderRequest } from './browser.js';
 import type { Fetcher, Resolve } from './fetcher.js';
 import { reasonClass } from './fetchOutcomes.js';
 import { MeasuredFetcher } from './measuredFetcher.js';
 import { type HostPace, Politeness } from './politeness.js';
 import { RobotsCache } from './robots.js';
 import { DEFAULT_TRACKING_PARAMS } from './urls.js';
-import { type Visit, type VisitContext, visit } from './visit.js';
+import { type HeldFetch, type Visit, type VisitContext, visit } from './visit.js';
 
 export interface CrawlerOptions {
   /** Resolves host names; the system resolver unless a test stands in for DNS. */
   resolve?: Resolve;
+  /** How long Chromium stays open with no page to render; `BROWSER_IDLE_MS` unless a test waits less. */
+  browserIdleMs?: number;
 }
+
+/**
+ * Chromium is closed once it has rendered nothing this long, and launched again (a second or so)
+ * for the next page: left open, its processes held some 600 MB after the last browser crawl ended.
+ */
+const BROWSER_IDLE_MS = 30_000;
 
 /** How often open crawls are checked for an end, and queued ones for a start, at most. */
 const HOUSEKEEPING_MS = 500;
@@ -88,6 +95,10 @@ export class Crawler implements Service {
   readonly #schedules: Worker;
   readonly #archiver: { close(): Promise<void> } | undefined;
   #browser: Promise<BrowserRenderer> | undefined;
+  /** Pages being rendered now: Chromium is closed only when none is. */
+  #rendering = 0;
+  #browserIdle: NodeJS.Timeout | undefined;
+  readonly #browserIdleMs: number;
   #closing = false;
   #wake: () => void = () => undefined;
   #lastHousekeeping = 0;
@@ -96,6 +107,7 @@ export class Crawler implements Service {
 
   constructor(rt: Runtime, options: CrawlerOptions = {}) {
     this.#rt = rt;
+    this.#browserIdleMs = options.browserIdleMs ?? BROWSER_IDLE_MS;
     const { env } = rt;
     this.#redis = openRedisClient(rt.queueSettings.connection);
     this.#redis.on('error', (error) => rt.log.warn({ err: error }, 'redis error (the crawler retries)'));
@@ -117,7 +129,7 @@ export class Crawler implements Service {
       fetcher: this.#fetcher,
       politeness,
       robots,
-      browser: () => this.#launchBrowser(),
+      render: (request) => this.#render(request),
       trackingParams: env.WINNOW_TRACKING_PARAMS.length > 0 ? env.WINNOW_TRACKING_PARAMS : DEFAULT_TRACKING_PARAMS,
       politeFetch: (url, pace, allowPrivate) => this.#politeFetch(politeness, url, pace, allowPrivate),
       admitted: (crawlId) => this.#admittedSet(crawlId),
@@ -125,14 +137,7 @@ export class Crawler implements Service {
     this.#schedules = startWorker(rt.queueSettings, 'crawl', async ({ siteId }) => this.#startScheduledCrawl(siteId));
     this.#archiver = rt.archive?.startArchiver(rt.log);
     this.#heartbeat = setInterval(() => void this.#renew(), Math.max(250, Math.floor(this.#leaseMs / 3)));
-    this.#loop = this.#syncSchedules()
-      .catch((error: unknown) => rt.log.error({ err: error }, "could not register the sites' schedules"))
-      .then(() => this.#run());
-  }
-
-  async #syncSchedules(): Promise<void> {
-    const sites = await whileUnavailable(() => listSites(this.#rt.db), this.#rt.env.WINNOW_INFRA_RETRY_MS);
-    for (const site of sites) await syncSchedules(this.#rt, site);
+    this.#loop = this.#run();
   }
 
   get #leaseMs(): number {
@@ -151,8 +156,7 @@ export class Crawler implements Service {
     await releaseLeases(this.#rt.db, this.owner).catch((error: unknown) => this.#rt.log.warn({ err: error }, 'could not give leases back'));
     // After the last fetch is recorded: what this process staged is archived before it stops.
     await this.#archiver?.close();
-    const browser = await this.#browser?.catch(() => undefined);
-    await browser?.close().catch(() => undefined);
+    await this.#closeBrowser();
     await this.#fetcher.close();
     this.#redis.disconnect();
   }
@@ -165,7 +169,9 @@ export class Crawler implements Service {
         if (Date.now() - this.#lastHousekeeping > HOUSEKEEPING_MS) await this.#housekeeping();
         const free = env.WINNOW_CRAWL_CONCURRENCY - this.#active.size;
         const leased = free > 0 ? await leaseUrls(db, this.owner, free, this.#leaseMs, this.#waitingHosts()) : [];
-        for (const url of leased) this.#spawn(url);
+        // A URL whose lease lapsed while this process could not renew it (Postgres down) comes back
+        // to it: its visit, still here holding what it fetched, records it.
+        for (const url of leased) if (!this.#active.has(url.id)) this.#spawn(url);
         if (leased.length > 0) {
           idleMs = 25;
           if (this.#active.size >= env.WINNOW_CRAWL_CONCURRENCY) await this.#nextWake(60_000);
@@ -207,9 +213,10 @@ export class Crawler implements Service {
     const site = await this.#site(leased.siteId, leased.crawlId);
     if (!site) return; // the site was removed: its frontier went with it
     let result: Visit;
+    const held: HeldFetch = {};
     try {
       result = await whileUnavailable(
-        () => visit(this.#context, leased, site),
+        () => visit(this.#context, leased, site, held),
         env.WINNOW_INFRA_RETRY_MS,
         (error) => log.warn({ err: error, url: leased.url }, 'database or Redis unavailable: retrying'),
       );
@@ -426,9 +433,28 @@ export class Crawler implements Service {
     }
   }
 
-  #launchBrowser(): Promise<BrowserRenderer> {
-    this.#browser ??= BrowserRenderer.launch(this.#rt.env.WINNOW_CHROMIUM_PATH, this.#rt.env.WINNOW_BROWSER_PROXY);
-    return this.#browser;
+  /** Renders a page in this process's Chromium, launched on first use and closed once idle (`BROWSER_IDLE_MS`). */
+  async #render(request: RenderRequest): Promise<RenderedPage> {
+    clearTimeout(this.#browserIdle);
+    this.#rendering++;
+    try {
+      this.#browser ??= BrowserRenderer.launch(this.#rt.env.WINNOW_CHROMIUM_PATH, this.#rt.env.WINNOW_BROWSER_PROXY);
+      return await (await this.#browser).render(request);
+    } finally {
+      if (--this.#rendering === 0 && !this.#closing) {
+        this.#browserIdle = setTimeout(() => void this.#closeBrowser(), this.#browserIdleMs);
+        this.#browserIdle.unref();
+      }
+    }
+  }
+
+  /** Closes Chromium, if it runs; a launch that failed is forgotten, so the next page tries again. */
+  async #closeBrowser(): Promise<void> {
+    clearTimeout(this.#browserIdle);
+    const browser = this.#browser;
+    this.#browser = undefined;
+    const renderer = await browser?.catch(() => undefined);
+    await renderer?.close().catch(() => undefined);
   }
 
   async #renew(): Promise<void> {
@@ -438,8 +464,8 @@ export class Crawler implements Service {
 }
 
 /**
- * Starts a crawler process's work; `close()` lets it finish what it holds. Every site's schedules
- * are registered again first (a Redis that lost its data loses them).
+ * Starts a crawler process's work; `close()` lets it finish what it holds. The sites' schedules are
+ * the reconciler's to register again (`startReconciler`, beside every crawler), from Postgres.
  */
 export function startCrawler(rt: Runtime, options: CrawlerOptions = {}): Service {
   return new Crawler(rt, options);

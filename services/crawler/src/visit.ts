@@ -20,7 +20,7 @@ import {
   upsertFetchedPage,
 } from '@winnow/storage';
 import { admitFound, beyondMaxDepth, type Found, foundEntries, frontierEntry, refusedLink } from './admission.js';
-import type { BrowserRenderer } from './browser.js';
+import type { RenderedPage, RenderRequest } from './browser.js';
 import { type FetchedResponse, FetchError, type Fetcher } from './fetcher.js';
 import { headerCanonical, readLinks } from './links.js';
 import { type HostPace, type HostSlot, type Politeness, retryAfterMs } from './politeness.js';
@@ -60,7 +60,8 @@ export interface VisitContext {
   fetcher: Fetcher;
   politeness: Politeness;
   robots: RobotsCache;
-  browser(): Promise<BrowserRenderer>;
+  /** Renders a page in Chromium (`render: browser` sites). */
+  render(request: RenderRequest): Promise<RenderedPage>;
   trackingParams: readonly string[];
   /** Fetches one URL in a politeness slot of its host, waiting for one as long as it takes (robots.txt). */
   politeFetch(url: string, pace: HostPace, allowPrivate: boolean): Promise<FetchedResponse>;
@@ -75,9 +76,39 @@ export interface VisitContext {
  * finished while a page's links are still on their way), an unchanged page (304 or the same
  * body: nothing to extract again), a redirect (the old page moves: its target joins the frontier
  * if the site allows it), a page gone (404/410 of a page that had a body: it leaves the index), or
- * a refusal recorded with its reason. Failures that can pass come back with a delay.
+ * a refusal recorded with its reason. Failures that can pass come back with a delay. An attempt
+ * after one that fetched but could not record records what `held` kept, without fetching again.
  */
-export async function visit(context: VisitContext, leased: LeasedUrl, site: Site): Promise<Visit> {
+export async function visit(context: VisitContext, leased: LeasedUrl, site: Site, held: HeldFetch = {}): Promise<Visit> {
+  if (!held.fetched) {
+    const unfetched = await fetchLeased(context, leased, site, held);
+    if (unfetched) return unfetched;
+  }
+  return settle(context, leased, site, held.fetched as Fetched);
+}
+
+/**
+ * What a visit had from the host: the response (with the stored page it was asked against, whose
+ * validators it sent), or the fetch's error.
+ */
+type Fetched = { response: FetchedResponse; previous: PreviousFetch | undefined; rendered: boolean } | { error: FetchError };
+
+/**
+ * Shared by the attempts at one visit: the first that reaches the host leaves what it had here, and
+ * an attempt after it (the answer could not be recorded: Postgres or Redis unreachable) records
+ * that instead of asking the host again. Asked again at each retry, a page was fetched 9 times in
+ * one Postgres outage. At most one response per URL in flight is held (`WINNOW_CRAWL_CONCURRENCY`
+ * of them, each within `WINNOW_MAX_PAGE_BYTES`), and only for as long as its visit is retried.
+ */
+export interface HeldFetch {
+  fetched?: Fetched;
+}
+
+/**
+ * Everything a visit does up to the request: robots.txt, the host's slot, the fetch, whose result
+ * it leaves in `held`. Returns the visit's end instead when the URL is not to be fetched (now).
+ */
+async function fetchLeased(context: VisitContext, leased: LeasedUrl, site: Site, held: HeldFetch): Promise<Visit | undefined> {
   const { config } = site;
   const url = new URL(leased.url);
   // Links are judged when found and seeds are the operator's own: only a revisit (a stored page no
@@ -122,24 +153,33 @@ export async function visit(context: VisitContext, leased: LeasedUrl, site: Site
   const longestWaitMs = rules.fetchedNow ? LONGEST_SLOT_WAIT_MS + intervalMs : LONGEST_SLOT_WAIT_MS;
   const slot = await context.politeness.acquire(leased.host, { ...pace, intervalMs }, longestWaitMs);
   if ('retryInMs' in slot) return { retryInMs: slot.retryInMs, attempted: false };
-  let response: FetchedResponse;
   const rendered = leased.kind === 'page' && config.render === 'browser';
-  let previous: PreviousFetch | undefined;
   try {
     // Every page the site has, however this crawl reached it, is fetched with its validators.
-    previous = leased.kind === 'page' && leased.known ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
+    const previous = leased.kind === 'page' && leased.known ? await previousFetch(context.rt.db, site.id, leased.url) : undefined;
     // The start is confirmed just before the request is sent: a browser takes hundreds of
     // milliseconds to open a page, and a start confirmed before that would bring the page's
     // request that much closer to the host's previous one.
     if (!rendered) await slot.started();
-    response = rendered ? await render(context, leased, site, slot, intervalMs) : await fetchOnce(context, leased.url, config, previous);
+    const response = rendered ? await render(context, leased, site, slot, intervalMs) : await fetchOnce(context, leased.url, config, previous);
+    held.fetched = { response, previous, rendered };
   } catch (error) {
     if (!(error instanceof FetchError)) throw error;
-    if (error.retriable) return retryOrFail(context, leased, site, error.message);
-    return error.code === 'unreachable' || error.code === 'timeout' ? fail(context, leased, site, error.message) : refuse(context, leased, site, error.message);
+    held.fetched = { error };
   } finally {
     await slot.release();
   }
+  return undefined;
+}
+
+/** What the host's answer (or the fetch's error) means for the URL, recorded. */
+function settle(context: VisitContext, leased: LeasedUrl, site: Site, fetched: Fetched): Promise<Visit> {
+  if ('error' in fetched) {
+    const { error } = fetched;
+    if (error.retriable) return retryOrFail(context, leased, site, error.message);
+    return error.code === 'unreachable' || error.code === 'timeout' ? fail(context, leased, site, error.message) : refuse(context, leased, site, error.message);
+  }
+  const { response, previous, rendered } = fetched;
   if (leased.kind === 'sitemap') return readSitemapResponse(context, leased, site, response);
   return answer(context, leased, site, response, previous, { requestHeaders: rendered ? null : (response.requestHeaders ?? {}) });
 }
@@ -169,7 +209,6 @@ function fetchOnce(context: VisitContext, url: string, config: SiteConfig, previ
  * host its Crawl-delay, elsewhere the site's `delayMs`.
  */
 async function render(context: VisitContext, leased: LeasedUrl, site: Site, slot: HostSlot, intervalMs: number): Promise<FetchedResponse> {
-  const browser = await context.browser();
   const origins = siteOrigins(site.config);
   // The first request is the page's own, started on the visit's slot; every later one (its
   // subresources, its scripts' navigations, a redirect's next hop) waits its turn at its host.
@@ -182,7 +221,7 @@ async function render(context: VisitContext, leased: LeasedUrl, site: Site, slot
     const host = hostKey(url);
     await context.politeness.paceStart(host, host === leased.host ? intervalMs : site.config.delayMs);
   };
-  const rendered = await browser.render({
+  const rendered = await context.render({
     url: leased.url,
     fetch: async (url, headers, kind) => {
       await paced(url);
