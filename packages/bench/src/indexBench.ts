@@ -26,6 +26,7 @@ export function demoDocuments(count: number): IndexDocument[] {
           site: name,
           url,
           title: page.gold.split('\n')[0] ?? '',
+          pageTitle: `${page.gold.split('\n')[0] ?? ''} | ${name}`,
           mainText: page.gold,
           templateVersion: 1,
           extractedAt: new Date(),

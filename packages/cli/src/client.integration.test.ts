@@ -133,6 +133,7 @@ describe('winnow as a client of a running API (WINNOW_API_URL)', () => {
     const documents = Array.from({ length: 12 }, (_, i) => ({
       url: `http://127.0.0.1:9/${i}.html`,
       title: `Story ${i}`,
+      pageTitle: `Story ${i} | News`,
       mainText: `The harbour master <b> spoke at noon.\nTides rose by ${i} feet.`,
     }));
     const indexed = [];

@@ -43,6 +43,7 @@ describe('winnow output into a pipe its reader closes early', () => {
       const documents = Array.from({ length: 100 }, (_, i) => ({
         url: `http://127.0.0.1:9/${i}.html`,
         title: long(i),
+        pageTitle: long(i),
         mainText: `The harbour at noon, story ${i}.`,
       }));
       for (const [i, doc] of documents.entries()) {

@@ -97,6 +97,16 @@ describe('the pipeline, embedded (PGlite, Postgres index, private redis-server)'
     assert.deepEqual(wordsOf(marked), words, 'the whole phrase is one highlight, across the block boundary');
   });
 
+  test("a hit's title is the article's headline, and the page's <title>, site name included, a field of its own", async () => {
+    for (const site of web.sites) {
+      const [hit] = (await search(rt, { q: `"${demoPhrases(site).acrossBlocks}"`, site: site.name })).hits;
+      assert.ok(hit, `${site.name}: no hit`);
+      const headline = site.goldByUrl.get(hit.url)?.split('\n')[0];
+      assert.equal(hit.title, headline, `${site.name}: ${hit.url}`);
+      assert.ok(hit.pageTitle.includes(hit.title) && hit.pageTitle !== hit.title, `${site.name}: <title> ${hit.pageTitle}`);
+    }
+  });
+
   test("a site's template schedule is registered, first fires one interval later, and fires again", async () => {
     const registeredAt = Date.now();
     const site = await addSite(rt, {

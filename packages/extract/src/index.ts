@@ -47,6 +47,7 @@ export {
   templateMethodByName,
 } from './methods/methods.js';
 export { type PipelineTemplate, readAlone } from './pipeline/pipeline.js';
+export { articleHeadline } from './pipeline/articleHeadline.js';
 export { extractReader } from './reader/reader.js';
 export type { ExtractedBlock, ExtractionResult, PageExtractor } from './result/result.js';
 export { evenlySpread } from './fastce/sampling.js';

@@ -32,7 +32,17 @@ const siteInput = (name: string) => ({ name, seeds: ['http://127.0.0.1:9/'], tem
 
 const doc = (site: string, i: number, mainText = `The harbour master number ${i}.`): IndexDocument => {
   const url = `http://127.0.0.1:9/${i}.html`;
-  return { docId: documentIdFor(site, url), pageId: i, site, url, title: '', mainText, templateVersion: 1, extractedAt: new Date('2026-11-01T00:00:00Z') };
+  return {
+    docId: documentIdFor(site, url),
+    pageId: i,
+    site,
+    url,
+    title: '',
+    pageTitle: '',
+    mainText,
+    templateVersion: 1,
+    extractedAt: new Date('2026-11-01T00:00:00Z'),
+  };
 };
 
 /** Names that cannot be a site's, and that must never reach a query. */

@@ -15,6 +15,7 @@ const doc = (url: string, mainText: string, extractedAt = new Date('2026-11-01T0
   site,
   url,
   title: `Title of ${url}`,
+  pageTitle: `Title of ${url} | News`,
   mainText,
   templateVersion: 1,
   extractedAt,
@@ -69,6 +70,8 @@ describe('the Elasticsearch index (a real node)', () => {
     assert.equal((await search('harbour mayor')).total, 1, 'every term must occur');
     const [hit] = (await search('"noon tides rose"')).hits;
     assert.match(hit?.highlights[0] ?? '', /<mark>noon\. Tides rose<\/mark>/);
+    assert.equal(hit?.title, 'Title of http://a.test/1', "the article's headline");
+    assert.equal(hit?.pageTitle, 'Title of http://a.test/1 | News', "the page's <title>, a field of its own");
   });
 
   test('finds a Chinese word inside text written without spaces, as the Postgres index does', async () => {
@@ -244,8 +247,9 @@ describe('an Elasticsearch index of the URL-keyed scheme (a real node)', () => {
     assert.equal((await client.count({ index: alias })).count, documents.length);
     for (const d of [documents[0], documents[1], documents.at(-1)]) {
       assert.ok(d);
-      const stored = await client.get<{ doc_id: string; site: string }>({ index: alias, id: documentIdFor(d.site, d.url) });
+      const stored = await client.get<{ doc_id: string; site: string; page_title: string }>({ index: alias, id: documentIdFor(d.site, d.url) });
       assert.equal(stored._source?.doc_id, documentIdFor(d.site, d.url));
+      assert.equal(stored._source?.page_title, d.title, "a document of an older scheme keeps its title as the page's title");
       assert.equal(stored._source?.site, d.site);
     }
   }

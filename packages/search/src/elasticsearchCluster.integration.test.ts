@@ -17,6 +17,7 @@ const page = (n: number): IndexDocument => ({
   site,
   url: `http://harbour.test/log/${n}`,
   title: `Log ${n}`,
+  pageTitle: `Log ${n} | Harbour`,
   mainText: `The harbour log records entry ${n} at dawn.\nTide gauge ${n} read high water.`,
   templateVersion: 1,
   extractedAt: new Date('2026-11-01T00:00:00Z'),

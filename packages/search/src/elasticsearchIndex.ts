@@ -36,7 +36,9 @@ interface StoredDocument {
   page_id: number;
   site: string;
   url: string;
+  /** The article's headline; `page_title` is the page's `<title>` (absent in documents of scheme 3 and older). */
   title: string;
+  page_title?: string;
   main_text: string;
   /** The main text's words as queries read them (`indexedWords`): what phrases and terms match; left out of `_source`. */
   main_words: string;
@@ -47,10 +49,11 @@ interface StoredDocument {
 /**
  * The document scheme an index holds, recorded in its mapping's `_meta` (`winnow_document_scheme`):
  * what its ids mean and its mapping. 1 (no `_meta`): ids per URL. 2: ids per site and URL
- * (`documentIdFor`). 3: queries match `main_words`. `ensureReady` re-indexes an index of an older
+ * (`documentIdFor`). 3: queries match `main_words`. 4: `title` is the article's headline, `page_title` the
+ * page's `<title>`. `ensureReady` re-indexes an index of an older
  * scheme; raise this whenever a change to `INDEX_BODY` or to the ids needs the documents copied again.
  */
-export const DOCUMENT_SCHEME = 3;
+export const DOCUMENT_SCHEME = 4;
 
 /**
  * The index mapping. Queries match `main_words`, the main text's words as the queries read them
@@ -79,6 +82,7 @@ export const INDEX_BODY = (replicas: number, shards = 1) => ({
       site: { type: 'keyword' as const },
       url: { type: 'keyword' as const },
       title: { type: 'text' as const, analyzer: 'standard' },
+      page_title: { type: 'text' as const, analyzer: 'standard' },
       main_text: { type: 'text' as const, analyzer: 'standard' },
       main_words: { type: 'text' as const, analyzer: 'winnow_exact', index_phrases: true },
       template_version: { type: 'keyword' as const },
@@ -181,7 +185,7 @@ export class ElasticsearchIndex implements SearchIndex {
         from: request.offset,
         size: request.limit,
         track_total_hits: true,
-        _source: ['url', 'site', 'title', 'main_text'],
+        _source: ['url', 'site', 'title', 'page_title', 'main_text'],
         sort: ['_score', { url: 'asc' }],
         query: {
           bool: {
@@ -218,6 +222,7 @@ export class ElasticsearchIndex implements SearchIndex {
           url: doc.url,
           site: doc.site,
           title: doc.title,
+          pageTitle: doc.page_title ?? doc.title,
           score: hit._score ?? 0,
           highlights: highlight(doc.main_text, request.query),
         };
@@ -321,7 +326,12 @@ export class ElasticsearchIndex implements SearchIndex {
       if ((await this.#indexBehindAlias())?.index !== old) return;
       await this.#write(
         next,
-        batch.documents.map((doc) => ({ ...doc, doc_id: documentIdFor(doc.site, doc.url), main_words: indexedWords(doc.main_text) })),
+        batch.documents.map((doc) => ({
+          ...doc,
+          doc_id: documentIdFor(doc.site, doc.url),
+          page_title: doc.page_title ?? doc.title,
+          main_words: indexedWords(doc.main_text),
+        })),
       );
     }
     await (await this.#client).indices.refresh({ index: next });
@@ -449,6 +459,7 @@ function toStored(doc: IndexDocument): StoredDocument {
     site: doc.site,
     url: doc.url,
     title: doc.title,
+    page_title: doc.pageTitle,
     main_text: doc.mainText,
     main_words: indexedWords(doc.mainText),
     template_version: doc.templateVersion,

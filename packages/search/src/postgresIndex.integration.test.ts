@@ -27,6 +27,7 @@ const doc = (site: string, pageId: number, url: string, mainText: string): Index
   site,
   url,
   title: '',
+  pageTitle: '',
   mainText,
   templateVersion: 1,
   extractedAt: new Date('2026-11-01T00:00:00Z'),

@@ -26,9 +26,10 @@ export class PostgresSearchIndex implements SearchIndex {
   async upsert(documents: readonly IndexDocument[]): Promise<void> {
     if (documents.length === 0) return;
     await this.db.query(
-      `INSERT INTO search_documents (doc_id, page_id, site, url, title, main_text, template_version, extracted_at, title_words, main_words)
-       SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::timestamptz[], $9::text[], $10::text[])
+      `INSERT INTO search_documents (doc_id, page_id, site, url, title, main_text, template_version, extracted_at, title_words, main_words, page_title)
+       SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::timestamptz[], $9::text[], $10::text[], $11::text[])
        ON CONFLICT (doc_id) DO UPDATE SET page_id = excluded.page_id, site = excluded.site, url = excluded.url, title = excluded.title,
+         page_title = excluded.page_title,
          main_text = excluded.main_text, template_version = excluded.template_version, extracted_at = excluded.extracted_at,
          title_words = excluded.title_words, main_words = excluded.main_words, indexed_at = now()`,
       [
@@ -42,6 +43,7 @@ export class PostgresSearchIndex implements SearchIndex {
         documents.map((doc) => doc.extractedAt.toISOString()),
         documents.map((doc) => indexedWords(doc.title)),
         documents.map((doc) => indexedWords(doc.mainText)),
+        documents.map((doc) => doc.pageTitle),
       ],
     );
   }
@@ -74,8 +76,8 @@ export class PostgresSearchIndex implements SearchIndex {
     const where = conditions.join(' AND ');
     const [counted] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM search_documents WHERE ${where}`, params);
     const rank = `ts_rank(search_vector, ${tsqueries.join(' && ')})`;
-    const rows = await this.db.query<{ doc_id: string; url: string; site: string; title: string; main_text: string; score: number }>(
-      `SELECT doc_id, url, site, title, main_text, ${rank}::float8 AS score FROM search_documents WHERE ${where}
+    const rows = await this.db.query<{ doc_id: string; url: string; site: string; title: string; page_title: string; main_text: string; score: number }>(
+      `SELECT doc_id, url, site, title, page_title, main_text, ${rank}::float8 AS score FROM search_documents WHERE ${where}
         ORDER BY score DESC, url LIMIT ${param(request.limit)} OFFSET ${param(request.offset)}`,
       params,
     );
@@ -86,6 +88,7 @@ export class PostgresSearchIndex implements SearchIndex {
         url: row.url,
         site: row.site,
         title: row.title,
+        pageTitle: row.page_title,
         score: row.score,
         highlights: highlight(row.main_text, request.query),
       })),

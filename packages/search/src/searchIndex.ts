@@ -23,7 +23,10 @@ export interface SearchHit {
   docId: string;
   url: string;
   site: string;
+  /** The article's headline (the page's `<title>` when none was found). */
   title: string;
+  /** The page's `<title>`. */
+  pageTitle: string;
   score: number;
   /** Fragments of the main text, HTML-escaped, matches in `<mark>`. */
   highlights: string[];

@@ -8,7 +8,10 @@ export interface Extraction {
   method: string;
   templateId: number | null;
   templateVersion: number | null;
+  /** The page's `<title>`. */
   title: string | null;
+  /** The article's headline (`articleHeadline`): the search index's title. */
+  headline: string | null;
   blocks: ExtractedBlock[];
   mainText: string;
   warnings: string[];
@@ -27,6 +30,7 @@ interface ExtractionRow {
   template_id: number | null;
   template_version: number | null;
   title: string | null;
+  headline: string | null;
   blocks: ExtractedBlock[];
   main_text: string;
   warnings: string[];
@@ -37,7 +41,7 @@ interface ExtractionRow {
 }
 
 const COLUMNS =
-  'page_id, content_hash, method, template_id, template_version, title, blocks, main_text, warnings, needs_reextract, read_alone, word_count, extracted_at';
+  'page_id, content_hash, method, template_id, template_version, title, headline, blocks, main_text, warnings, needs_reextract, read_alone, word_count, extracted_at';
 
 function toExtraction(row: ExtractionRow): Extraction {
   return {
@@ -47,6 +51,7 @@ function toExtraction(row: ExtractionRow): Extraction {
     templateId: row.template_id,
     templateVersion: row.template_version,
     title: row.title,
+    headline: row.headline,
     blocks: row.blocks,
     mainText: row.main_text,
     warnings: row.warnings,
@@ -61,11 +66,11 @@ function toExtraction(row: ExtractionRow): Extraction {
 export async function saveExtraction(db: Queryable, extraction: Omit<Extraction, 'extractedAt'>): Promise<Extraction> {
   const rows = await db.query<ExtractionRow>(
     `WITH cleared AS (DELETE FROM page_failures WHERE page_id = $1 AND stage = 'extract')
-     INSERT INTO extractions (page_id, content_hash, method, template_id, template_version, title, blocks, main_text, warnings, needs_reextract,
-                              read_alone, word_count, extracted_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
+     INSERT INTO extractions (page_id, content_hash, method, template_id, template_version, title, headline, blocks, main_text, warnings,
+                              needs_reextract, read_alone, word_count, extracted_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now())
      ON CONFLICT (page_id) DO UPDATE SET content_hash = excluded.content_hash, method = excluded.method, template_id = excluded.template_id,
-       template_version = excluded.template_version, title = excluded.title, blocks = excluded.blocks, main_text = excluded.main_text,
+       template_version = excluded.template_version, title = excluded.title, headline = excluded.headline, blocks = excluded.blocks, main_text = excluded.main_text,
        warnings = excluded.warnings, needs_reextract = excluded.needs_reextract, read_alone = excluded.read_alone,
        word_count = excluded.word_count, extracted_at = now(), runs = extractions.runs + 1
      RETURNING ${COLUMNS}`,
@@ -76,6 +81,7 @@ export async function saveExtraction(db: Queryable, extraction: Omit<Extraction,
       extraction.templateId,
       extraction.templateVersion,
       extraction.title,
+      extraction.headline,
       JSON.stringify(extraction.blocks),
       extraction.mainText,
       JSON.stringify(extraction.warnings),
@@ -226,7 +232,10 @@ export interface IndexablePage {
   pageId: number;
   site: string;
   url: string;
+  /** The article's headline, or the page's `<title>` when none was found. */
   title: string;
+  /** The page's `<title>`, the site's name and section included. */
+  pageTitle: string;
   mainText: string;
   templateVersion: number | null;
   extractedAt: Date;
@@ -239,11 +248,12 @@ export async function indexablePages(db: Queryable, pageIds: readonly number[]):
     site: string;
     url: string;
     title: string | null;
+    headline: string | null;
     main_text: string;
     template_version: number | null;
     extracted_at: Date;
   }>(
-    `SELECT e.page_id, s.name AS site, p.url, e.title, e.main_text, e.template_version, e.extracted_at
+    `SELECT e.page_id, s.name AS site, p.url, e.title, e.headline, e.main_text, e.template_version, e.extracted_at
        FROM extractions e JOIN pages p ON p.id = e.page_id JOIN sites s ON s.id = p.site_id
       WHERE e.page_id = ANY($1::int[])`,
     [pageIds],
@@ -252,7 +262,8 @@ export async function indexablePages(db: Queryable, pageIds: readonly number[]):
     pageId: row.page_id,
     site: row.site,
     url: row.url,
-    title: row.title ?? '',
+    title: row.headline ?? row.title ?? '',
+    pageTitle: row.title ?? '',
     mainText: row.main_text,
     templateVersion: row.template_version,
     extractedAt: row.extracted_at,

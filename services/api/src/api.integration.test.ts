@@ -118,6 +118,7 @@ describe('the HTTP API', () => {
     const documents = Array.from({ length: 25 }, (_, i) => ({
       url: `http://127.0.0.1:9/${i}.html`,
       title: `Story ${i}`,
+      pageTitle: `Story ${i} | News`,
       mainText: i % 2 === 0 ? `The harbour master <b> spoke at noon.\nTides rose by ${i} feet.` : `Nothing about ports here, story ${i}.`,
     }));
     for (const [i, doc] of documents.entries()) {
@@ -276,6 +277,7 @@ describe('the HTTP API', () => {
         templateId: extraction.template ? (template?.id ?? null) : null,
         templateVersion: extraction.template ? 1 : null,
         title: `Title of ${path}`,
+        headline: null,
         blocks: [],
         mainText: text,
         warnings: extraction.warnings,
@@ -1003,6 +1005,8 @@ describe('the HTTP API', () => {
     assert.equal(phrase.body.hits.length, 5);
     assert.match(phrase.body.hits[0].highlights[0], /<mark>noon\.\nTides rose<\/mark>|<mark>noon\. Tides rose<\/mark>/);
     assert.match(phrase.body.hits[0].highlights[0], /&#60;b&#62;/, 'text is HTML-escaped');
+    assert.match(phrase.body.hits[0].title, /^Story \d+$/, "the title is the article's headline");
+    assert.match(phrase.body.hits[0].pageTitle, /^Story \d+ \| News$/, "the page's <title> is a field of its own");
     assert.deepEqual(
       phrase.body.hits.map((hit: { docId: string }) => hit.docId),
       phrase.body.hits.map((hit: { site: string; url: string }) => documentIdFor(hit.site, hit.url)),

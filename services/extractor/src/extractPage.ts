@@ -1,4 +1,4 @@
-import { clusterFor, decodeHtml, documentTitle, type ExtractionResult, readAlone, selfCheckVerdict, wordCount } from '@winnow/extract';
+import { articleHeadline, clusterFor, decodeHtml, documentTitle, type ExtractionResult, readAlone, selfCheckVerdict, wordCount } from '@winnow/extract';
 import { UnrecoverableError } from '@winnow/queue';
 import type { Runtime } from '@winnow/runtime';
 import {
@@ -95,13 +95,15 @@ export async function extractPage(rt: Runtime, cache: TemplateCache, pageId: num
     throw unreadable(error);
   }
   const templateId = template && shape ? shape.id : null;
+  const title = documentTitle(html);
   const extraction = await saveExtraction(rt.db, {
     pageId,
     contentHash,
     method: result.method,
     templateId,
     templateVersion: templateVersion > 0 ? templateVersion : null,
-    title: documentTitle(html) || null,
+    title: title || null,
+    headline: articleHeadline(result.blocks, title) || null,
     blocks: result.blocks,
     mainText: result.text,
     warnings: [...decodeWarnings, ...result.warnings],

@@ -31,6 +31,7 @@ async function storedPage(rt: Runtime, siteId: number, path: string, body: strin
     templateId: null,
     templateVersion: null,
     title: null,
+    headline: null,
     blocks: [],
     mainText: body.replace(/<[^>]+>/g, ' ').trim(),
     warnings: [],

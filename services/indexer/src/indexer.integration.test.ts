@@ -29,6 +29,7 @@ async function extractedPage(rt: Runtime, site: string, url: string, mainText: s
     templateId: null,
     templateVersion: null,
     title: null,
+    headline: null,
     blocks: [],
     mainText,
     warnings: [],

@@ -135,6 +135,7 @@ describe('template preparation over a site with unreadable pages (real PGlite an
         templateId: v1?.id ?? null,
         templateVersion: 1,
         title: null,
+        headline: null,
         blocks: [],
         mainText: 'Story',
         warnings: [],

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatSearch } from './operate.js';
 
-const hit = { docId: 'd', url: 'http://news.test/a', site: 'news', title: 'A story', score: 1, highlights: ['the <mark>harbour</mark> reopened'] };
+const hit = {
+  docId: 'd',
+  url: 'http://news.test/a',
+  site: 'news',
+  title: 'A story',
+  pageTitle: 'A story | News',
+  score: 1,
+  highlights: ['the <mark>harbour</mark> reopened'],
+};
 
 test('a hit standing for other URLs names them, and how many it leaves out', () => {
   const printed = formatSearch(
