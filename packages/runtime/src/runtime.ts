@@ -88,8 +88,9 @@ export interface RuntimeOptions {
   /**
    * Open the queues (default true). Without `REDIS_URL` they live in a private `redis-server` that
    * dies with this process, so a command that runs no workers passes false: it skips starting that
-   * server, connecting the queues and stopping it again, a fifth of such a command's time
-   * (docs/design.md). With a shared Redis the queues are always opened: other processes use them.
+   * server, loading BullMQ, connecting the queues and stopping the server again (docs/design.md,
+   * "The command line's start-up"). With a shared Redis the queues are always opened: other
+   * processes use them.
    */
   queues?: boolean;
 }
