@@ -29,7 +29,7 @@ type Measured = keyof typeof TARGETS;
  * (`node -e 0`) on the same machine at the same time, so that only ratios are compared:
  * - `help`: `winnow --help`, which loads the command table alone;
  * - `status_embedded`, `sites_list_embedded`: one-shot commands on an embedded data directory that
- *   `winnow demo` filled (its sites and pages), opening PGlite and a private redis-server;
+ *   `winnow demo` filled (its sites and pages), opening PGlite (and no Redis: they run no workers);
  * - `status_api`: `winnow status` sent to a running `winnow up` on that directory (`WINNOW_API_URL`).
  * Each figure is the median wall time of `runs` processes, started one after the other.
  */

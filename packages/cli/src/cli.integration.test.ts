@@ -284,6 +284,24 @@ describe('winnow, operating the embedded pipeline', () => {
     assert.match((await inEnv('sites', 'list')).stdout, /no sites/);
   });
 
+  it('runs its one-shot commands without a Redis: none is started (none could be, here), and status reports the queues idle', async () => {
+    // No redis-server on the PATH: a command that started the private one would fail.
+    const { winnow: inEnv } = await embeddedCli('no-redis', { PATH: '' });
+    await inEnv('sites', 'add', 'quiet', '--seed', 'https://quiet.example/');
+    await inEnv('sites', 'update', 'quiet', '--max-pages', '7');
+    assert.match((await inEnv('sites', 'list')).stdout, /^quiet\thttp\tmax 7 URLs\t/);
+    const status = JSON.parse((await inEnv('status', '--json')).stdout);
+    const idle = { waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0 };
+    assert.deepEqual(status.queues, { crawl: idle, template: idle, extract: idle, index: idle, reconcile: idle });
+    assert.deepEqual(status.failedJobs, []);
+    // A command that runs the workers needs the private Redis, and says why it cannot start one.
+    await assert.rejects(inEnv('crawl', 'quiet'), (error: { stderr?: string }) => {
+      assert.match(error.stderr ?? '', /"redis-server" was not found/);
+      return true;
+    });
+    await inEnv('sites', 'remove', 'quiet');
+  });
+
   it('fills the progress bars of a crawl whose pages include a duplicate: the index bar counts the pages that get a document', async () => {
     const article =
       '<html><head><title>Tide tables</title></head><body><article><p>The spring tide rose over the harbour wall at dawn.</p></article></body></html>';

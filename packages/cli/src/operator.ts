@@ -51,8 +51,9 @@ export function remoteOperator(client: ApiClient): Operator {
 export interface OperatorOptions {
   /**
    * The command may follow the pipeline (`follow`), which runs the workers in this process when
-   * they run nowhere else: the embedded database is then maintained as a server's. The other
-   * commands open it for a moment and end, without that maintenance.
+   * they run nowhere else: the embedded database is then maintained as a server's, and a private
+   * Redis holds the queues. The other commands open the database for a moment and end, without
+   * that maintenance and without a Redis (their queues are reported idle: `pipelineStatus`).
    */
   follows?: boolean;
 }
@@ -68,13 +69,14 @@ export async function withOperator<T>(work: (operator: Operator) => Promise<T>, 
   const env = loadApiEnv();
   if (env.WINNOW_API_URL) return work(remoteOperator(new ApiClient(env.WINNOW_API_URL, env.WINNOW_API_TOKEN)));
   // Loaded only here: the pipeline's modules are no business of a command sent to an API.
-  const [{ localOperator }, { withRuntime }, { EmbeddedDatabaseBusyError }] = await Promise.all([
-    import('./localOperator.js'),
-    import('./pipeline.js'),
-    import('@winnow/runtime'),
-  ]);
+  const [{ withRuntime }, { EmbeddedDatabaseBusyError }] = await Promise.all([import('./pipeline.js'), import('@winnow/runtime/open')]);
+  // The operations (half the workspace) load while the runtime opens: the embedded database starts
+  // in a thread of its own meanwhile. Awaited once the runtime is open; a failure to load is not
+  // left unheard if opening fails first.
+  const operations = import('./localOperator.js');
+  operations.catch(() => undefined);
   try {
-    return await withRuntime((rt) => work(localOperator(rt)), {}, { runsWorkers: options.follows === true });
+    return await withRuntime(async (rt) => work((await operations).localOperator(rt)), {}, { runsWorkers: options.follows === true });
   } catch (error) {
     if (!(error instanceof EmbeddedDatabaseBusyError)) throw error;
     if (error.apiUrl === undefined) {

@@ -1,7 +1,8 @@
-import { createLogger, isIdle, openRuntime, type Runtime, type Service, startReconciler } from '@winnow/runtime';
-import { siteCounts } from '@winnow/storage';
+import type { Service } from '@winnow/runtime';
+// The runtime's opening alone: a one-shot command loads the operations it runs while the database opens (`withOperator`).
+import { createLogger, openRuntime, type Runtime } from '@winnow/runtime/open';
 import { commandEnv } from './commandEnv.js';
-import { followProgress, type PipelineWatch } from './progress.js';
+import type { PipelineWatch } from './progress.js';
 import type { WorkerName } from './workerNames.js';
 
 type StartWorker = (rt: Runtime) => Promise<Service> | Service;
@@ -31,7 +32,10 @@ export const WORKERS: Record<WorkerName, () => Promise<StartWorker>> = {
 export async function startWorkers(rt: Runtime): Promise<Service[]> {
   const started: Service[] = [];
   try {
-    const starts = await Promise.all((['templater', 'extractor', 'indexer', 'crawler'] as const).map((name) => WORKERS[name]()));
+    const [{ startReconciler }, ...starts] = await Promise.all([
+      import('@winnow/runtime'),
+      ...(['templater', 'extractor', 'indexer', 'crawler'] as const).map((name) => WORKERS[name]()),
+    ]);
     for (const start of [startReconciler, ...starts]) {
       const service = await start(rt);
       started.push(service);
@@ -58,15 +62,16 @@ export async function closeAll(services: readonly Service[]): Promise<void> {
 
 /**
  * Opens the runtime for a command; a server's logs at `info` unless `WINNOW_LOG_LEVEL` says
- * otherwise. `maintainDatabase`: see `RuntimeOptions` (off for a command that runs no workers).
+ * otherwise. A command that runs no workers (`runsWorkers` false) opens an embedded database
+ * without its maintenance and no private Redis (`RuntimeOptions`): it reads or writes a little and ends.
  */
 export async function openCommandRuntime(
   overrides: Partial<Record<string, string>> = {},
   logLevel: 'warn' | 'info' = 'warn',
-  maintainDatabase = true,
+  runsWorkers = true,
 ): Promise<Runtime> {
   const env = commandEnv(overrides, logLevel);
-  return openRuntime(env, { log: createLogger(env, 'winnow'), maintainDatabase });
+  return openRuntime(env, { log: createLogger(env, 'winnow'), maintainDatabase: runsWorkers, queues: runsWorkers });
 }
 
 /** Exit status of a command interrupted by a signal (128 + SIGINT's number, as shells report it). */
@@ -115,8 +120,9 @@ export async function withRuntime<T>(
 /** The pipeline's progress and idleness, read from the runtime here. */
 export function localWatch(rt: Runtime): PipelineWatch {
   return {
-    isIdle: () => isIdle(rt),
+    isIdle: async () => (await import('@winnow/runtime')).isIdle(rt),
     progress: async (sites) => {
+      const { siteCounts } = await import('@winnow/storage');
       const counts = (await siteCounts(rt.db)).filter((count) => !sites || sites.includes(count.site));
       let indexed = 0;
       for (const count of counts) indexed += await rt.search.count(count.site);
@@ -132,5 +138,5 @@ export function localWatch(rt: Runtime): PipelineWatch {
 
 /** Waits until the pipeline opened here is idle, with progress bars on stderr. */
 export async function followPipeline(rt: Runtime, sites?: readonly string[]): Promise<void> {
-  await followProgress(localWatch(rt), sites, 200);
+  await (await import('./progress.js')).followProgress(localWatch(rt), sites, 200);
 }

@@ -62,6 +62,11 @@ export class PipelineQueues {
     return this.#queues.get(name) as Queue;
   }
 
+  /** Starts a worker for one of these queues (`startWorker`), on their connection. */
+  startWorker<Name extends QueueName>(name: Name, handle: (payload: JobPayload<Name>, job: Job) => Promise<unknown>, options: WorkerOptions = {}): Worker {
+    return startWorker(this.settings, name, handle, options);
+  }
+
   /** Adds a job; returns its id, by which it can be followed (`queue(name).getJob`). */
   async add<Name extends QueueName>(name: Name, payload: JobPayload<Name>, options: JobsOptions = {}): Promise<string> {
     const job = await this.queue(name).add(name, parseJobPayload(name, payload), options);

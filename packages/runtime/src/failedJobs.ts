@@ -1,4 +1,4 @@
-import { QUEUE_NAMES, type QueueName } from '@winnow/queue';
+import { QUEUE_NAMES, type QueueName } from '@winnow/queue/contracts';
 import { InvalidRequestError, quoted } from './operations.js';
 import { WinnowError } from '@winnow/config';
 import type { Runtime } from './runtime.js';

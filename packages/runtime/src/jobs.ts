@@ -1,4 +1,4 @@
-import { type JobPayload, type QueueName, startWorker, type Worker, type WorkerOptions } from '@winnow/queue';
+import type { JobPayload, QueueName, Worker, WorkerOptions } from '@winnow/queue';
 import { whileUnavailable } from './retry.js';
 import type { Runtime } from './runtime.js';
 
@@ -18,8 +18,7 @@ export function startPipelineWorker<Name extends QueueName>(
   handle: (payload: JobPayload<Name>) => Promise<unknown>,
   options: WorkerOptions = {},
 ): Worker {
-  return startWorker(
-    rt.queueSettings,
+  return rt.queues.startWorker(
     name,
     (payload, job) => {
       let told = false;

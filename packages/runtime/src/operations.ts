@@ -33,7 +33,9 @@ import {
   type StoodFor,
   stoodForKey,
 } from '@winnow/storage';
-import { QUEUE_NAMES, type FailedJob, type QueueCounts, type QueueName } from '@winnow/queue';
+import type { FailedJob, QueueCounts } from '@winnow/queue';
+// The contracts alone: BullMQ loads only where the queues are opened (`openRuntime`).
+import { QUEUE_NAMES, type QueueName } from '@winnow/queue/contracts';
 import { isObject, mergePatch } from './mergePatch.js';
 import type { Runtime } from './runtime.js';
 
@@ -104,6 +106,8 @@ export function recrawlScheduleId(siteId: number): string {
  * back to back.
  */
 export async function syncSchedules(rt: Runtime, site: Site): Promise<void> {
+  // No queues here (an embedded command that runs no workers): the reconciler of the next process that runs them registers the schedules.
+  if (!rt.queuesOpen) return;
   const schedules = [
     { queue: rt.queues.queue('template'), id: templateScheduleId(site.id), every: site.config.templateEveryMs, name: 'template' },
     { queue: rt.queues.queue('crawl'), id: recrawlScheduleId(site.id), every: site.config.recrawlEveryMs, name: 'crawl' },
@@ -192,8 +196,11 @@ export async function removeSite(rt: Runtime, name: string): Promise<RemovedSite
       [site.id],
     );
     removed = { ...removed, crawls: held?.crawls ?? 0, pages: held?.pages ?? 0, templateVersions: held?.versions ?? 0, templates: held?.templates ?? 0 };
-    await rt.queues.queue('template').removeJobScheduler(templateScheduleId(site.id));
-    await rt.queues.queue('crawl').removeJobScheduler(recrawlScheduleId(site.id));
+    // Without queues here, no Redis holds the site's schedules (see `syncSchedules`).
+    if (rt.queuesOpen) {
+      await rt.queues.queue('template').removeJobScheduler(templateScheduleId(site.id));
+      await rt.queues.queue('crawl').removeJobScheduler(recrawlScheduleId(site.id));
+    }
     await deleteSite(rt.db, name);
   } else if (documents === 0) {
     throw new SiteNotFoundError(`no site named ${quoted(name)}`);
@@ -384,12 +391,17 @@ export interface PipelineStatus {
   reconciler: ReconcilerRun | null;
 }
 
+/**
+ * The pipeline's status. Queues that are not open here (an embedded command that runs no workers)
+ * are reported idle: no process runs an embedded pipeline's queues while this one holds its
+ * database, and a private Redis started only to be read would be empty.
+ */
 export async function pipelineStatus(rt: Runtime): Promise<PipelineStatus> {
   const [counts, sites, queues, failedJobs, failedPages, archive, reconciler] = await Promise.all([
     siteCounts(rt.db),
     listSites(rt.db),
-    rt.queues.counts(),
-    rt.queues.failedJobs(),
+    rt.queuesOpen ? rt.queues.counts() : idleQueues(),
+    rt.queuesOpen ? rt.queues.failedJobs() : [],
     listPageFailures(rt.db),
     rt.archive ? archiveTotals(rt.db) : null,
     latestReconcilerRun(rt.db),
@@ -402,6 +414,13 @@ export async function pipelineStatus(rt: Runtime): Promise<PipelineStatus> {
     }),
   );
   return { sites: siteStatus, queues, failedJobs, failedPages, archive, reconciler: reconciler ?? null };
+}
+
+function idleQueues(): Record<QueueName, QueueCounts> {
+  return Object.fromEntries(QUEUE_NAMES.map((name) => [name, { waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0 }])) as Record<
+    QueueName,
+    QueueCounts
+  >;
 }
 
 /** True when no crawl is queued or running and no queue holds waiting, active or delayed work. */

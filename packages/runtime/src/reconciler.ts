@@ -1,5 +1,5 @@
 import { MIN_SCHEDULE_MS } from '@winnow/config';
-import { extractionJobId, indexJobId } from '@winnow/queue';
+import { extractionJobId, indexJobId } from '@winnow/queue/contracts';
 import {
   failedPageIds,
   type Finding,

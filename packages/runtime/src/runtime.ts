@@ -2,10 +2,10 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } f
 import { resolve } from 'node:path';
 import { objectStoreOptions, openWarcArchive, type WarcArchive } from '@winnow/archive';
 import type { Env } from '@winnow/config';
-import { CpuPool } from './cpu/pool.js';
-import { closeRedisConnection, PipelineQueues, redisConnection, startPrivateRedis, waitForRedis, type PrivateRedis, type QueueSettings } from '@winnow/queue';
-import { PipelineMetrics } from '@winnow/metrics';
-import { ElasticsearchIndex, PostgresSearchIndex, type SearchIndex } from '@winnow/search';
+import type { CpuPool } from './cpu/pool.js';
+import type { PipelineQueues, PrivateRedis, QueueSettings } from '@winnow/queue';
+import type { PipelineMetrics } from '@winnow/metrics';
+import type { SearchIndex } from '@winnow/search';
 import { type BodyStore, migrate, openDb, type Db, postgresBodies } from '@winnow/storage';
 import { pino, type Logger } from 'pino';
 import lockfile from 'proper-lockfile';
@@ -14,7 +14,15 @@ import lockfile from 'proper-lockfile';
 export interface Runtime {
   readonly env: Env;
   readonly db: Db;
+  /** The pipeline's queues; reading it throws when they are not open here (`queuesOpen`). */
   readonly queues: PipelineQueues;
+  /**
+   * False for an embedded command that runs no workers (`RuntimeOptions.queues`): its private Redis
+   * would start empty and be thrown away when it ends, so none is started. Its queues are idle, as
+   * those of an embedded pipeline that no process runs are, and a site's schedules are registered
+   * by the reconciler of the next process that runs workers.
+   */
+  readonly queuesOpen: boolean;
   readonly queueSettings: QueueSettings;
   readonly search: SearchIndex;
   /** Where fetched bodies are read from, whatever holds them (Postgres, or WARC files in an object store). */
@@ -26,7 +34,10 @@ export interface Runtime {
   readonly metrics: PipelineMetrics;
   /** Worker threads for extraction and template preparation (`WINNOW_CPU_THREADS`), started on first use. */
   readonly cpu: CpuPool;
-  /** True when Redis is a private child of this process: queued work lives only as long as it does. */
+  /**
+   * True when Redis is private to this process (no `REDIS_URL`): a child `redis-server`, or none
+   * when the queues are not open here. Queued work lives only as long as this process does.
+   */
   readonly privateRedis: boolean;
   close(): Promise<void>;
 }
@@ -74,6 +85,14 @@ export interface RuntimeOptions {
    * on by default; off for a command that opens it for a moment and ends.
    */
   maintainDatabase?: boolean;
+  /**
+   * Open the queues (default true). Without `REDIS_URL` they live in a private `redis-server` that
+   * dies with this process, so a command that runs no workers passes false: it skips starting that
+   * server, loading BullMQ, connecting the queues and stopping the server again (docs/design.md,
+   * "The command line's start-up"). With a shared Redis the queues are always opened: other
+   * processes use them.
+   */
+  queues?: boolean;
 }
 
 /**
@@ -86,7 +105,7 @@ export function createLogger(env: Env, name: string): Logger {
 
 /**
  * Opens the database (Postgres by `DATABASE_URL`, else PGlite in `WINNOW_DATA_DIR`, migrated
- * either way), Redis (by `REDIS_URL`, else a private `redis-server`), the search index
+ * either way), Redis (by `REDIS_URL`, else a private `redis-server`, unless `options.queues` is false), the search index
  * (Elasticsearch by `ELASTICSEARCH_URL`, else Postgres full-text search) and the body store (WARC
  * files in the object store of `WINNOW_S3_BUCKET`, else Postgres). The object store is not waited
  * for: fetches are staged in Postgres until it answers.
@@ -95,7 +114,6 @@ export function createLogger(env: Env, name: string): Logger {
  */
 export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {
   const log = options.log ?? createLogger(env, 'winnow');
-  const metrics = new PipelineMetrics();
   const cleanups: (() => Promise<void>)[] = [];
   const closeAll = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => log.warn({ err: error }, 'cleanup failed'));
@@ -104,44 +122,31 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
     // The object store's settings are checked before anything is opened.
     const storeOptions = objectStoreOptions(env);
     if (holdsDataDir(env)) cleanups.push(await lockDataDir(env.WINNOW_DATA_DIR));
-    const db = await openDb({
+    const opening = openDb({
       databaseUrl: env.DATABASE_URL,
       dataDir: env.WINNOW_DATA_DIR,
       maintenance: options.maintainDatabase ?? true,
       onError: (error) => log.warn({ err: error }, 'the database failed outside a query (a lost connection is opened again by the next query)'),
+    }).then((db) => {
+      cleanups.push(() => db.close());
+      return db;
     });
-    cleanups.push(() => db.close());
+    // The rest of the runtime's modules load while the database opens (PGlite starts in a thread of
+    // its own): a one-shot command's start is then the longer of the two, not their sum (docs/design.md).
+    const [db, { PipelineMetrics }, { ElasticsearchIndex, PostgresSearchIndex }, { CpuPool }] = await Promise.all([
+      opening,
+      import('@winnow/metrics'),
+      import('@winnow/search'),
+      import('./cpu/pool.js'),
+    ]);
+    const metrics = new PipelineMetrics();
     const applied = await migrate(db);
     if (applied.length > 0) log.info({ applied }, 'migrations applied');
     const archive = storeOptions && openWarcArchive(db, env, storeOptions);
     const bodies = archive?.bodies ?? postgresBodies(db);
     cleanups.push(() => bodies.close());
 
-    let redis: PrivateRedis | undefined;
-    if (!env.REDIS_URL) {
-      redis = await startPrivateRedis();
-      cleanups.push(() => (redis as PrivateRedis).stop());
-    } else {
-      await waitForRedis(env.REDIS_URL, env.WINNOW_INFRA_RETRY_MS, (reason) =>
-        log.warn({ reason, retryForMs: env.WINNOW_INFRA_RETRY_MS }, 'Redis (REDIS_URL) cannot be reached yet; trying again'),
-      );
-    }
-    const connection = redis ? redis.options : redisConnection(env.REDIS_URL as string, { cluster: env.WINNOW_REDIS_MODE === 'cluster' });
-    cleanups.push(() => closeRedisConnection(connection));
-    const queueSettings: QueueSettings = {
-      connection,
-      prefix: env.WINNOW_QUEUE_PREFIX,
-      attempts: env.WINNOW_JOB_ATTEMPTS,
-      backoffMs: env.WINNOW_JOB_BACKOFF_MS,
-      lockMs: env.WINNOW_JOB_LOCK_MS,
-      onError: (error) => log.warn({ err: error }, 'a queue connection failed; it reconnects'),
-      onAttemptEnd: ({ queue, outcome, seconds }) => {
-        metrics.jobs.inc({ queue, outcome });
-        metrics.jobSeconds.observe({ queue, outcome }, seconds);
-      },
-    };
-    const queues = new PipelineQueues(queueSettings);
-    cleanups.push(() => queues.close());
+    const queues = env.REDIS_URL || options.queues !== false ? await openQueues(env, log, metrics, cleanups) : undefined;
     const search: SearchIndex = env.ELASTICSEARCH_URL
       ? new ElasticsearchIndex({
           url: env.ELASTICSEARCH_URL,
@@ -155,11 +160,64 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
     await search.ensureReady();
     const cpu = new CpuPool(env.WINNOW_CPU_THREADS);
     cleanups.push(() => cpu.close());
-    return { env, db, queues, queueSettings, search, bodies, archive, log, metrics, cpu, privateRedis: redis !== undefined, close: closeAll };
+    const notOpen = () =>
+      new Error('the queues are not open in this process: its runtime was opened for a command that runs no workers (RuntimeOptions.queues)');
+    return {
+      env,
+      db,
+      get queues(): PipelineQueues {
+        if (!queues) throw notOpen();
+        return queues;
+      },
+      get queueSettings(): QueueSettings {
+        if (!queues) throw notOpen();
+        return queues.settings;
+      },
+      queuesOpen: queues !== undefined,
+      search,
+      bodies,
+      archive,
+      log,
+      metrics,
+      cpu,
+      privateRedis: !env.REDIS_URL,
+      close: closeAll,
+    };
   } catch (error) {
     await closeAll();
     throw error;
   }
+}
+
+/** Redis (by `REDIS_URL`, else a private `redis-server`) and the pipeline's queues on it; closed by `cleanups`. */
+async function openQueues(env: Env, log: Logger, metrics: PipelineMetrics, cleanups: (() => Promise<void>)[]): Promise<PipelineQueues> {
+  // Loaded here: BullMQ and ioredis are no business of a command that opens no queues.
+  const { closeRedisConnection, PipelineQueues, redisConnection, startPrivateRedis, waitForRedis } = await import('@winnow/queue');
+  let redis: PrivateRedis | undefined;
+  if (!env.REDIS_URL) {
+    redis = await startPrivateRedis();
+    cleanups.push(() => (redis as PrivateRedis).stop());
+  } else {
+    await waitForRedis(env.REDIS_URL, env.WINNOW_INFRA_RETRY_MS, (reason) =>
+      log.warn({ reason, retryForMs: env.WINNOW_INFRA_RETRY_MS }, 'Redis (REDIS_URL) cannot be reached yet; trying again'),
+    );
+  }
+  const connection = redis ? redis.options : redisConnection(env.REDIS_URL as string, { cluster: env.WINNOW_REDIS_MODE === 'cluster' });
+  cleanups.push(() => closeRedisConnection(connection));
+  const queues = new PipelineQueues({
+    connection,
+    prefix: env.WINNOW_QUEUE_PREFIX,
+    attempts: env.WINNOW_JOB_ATTEMPTS,
+    backoffMs: env.WINNOW_JOB_BACKOFF_MS,
+    lockMs: env.WINNOW_JOB_LOCK_MS,
+    onError: (error) => log.warn({ err: error }, 'a queue connection failed; it reconnects'),
+    onAttemptEnd: ({ queue, outcome, seconds }) => {
+      metrics.jobs.inc({ queue, outcome });
+      metrics.jobSeconds.observe({ queue, outcome }, seconds);
+    },
+  });
+  cleanups.push(() => queues.close());
+  return queues;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { TEMPLATE_JOB_RESULT, type TemplateJobResult } from '@winnow/queue';
+import { TEMPLATE_JOB_RESULT, type TemplateJobResult } from '@winnow/queue/contracts';
 import { WinnowError } from '@winnow/config';
 import { hasStoredPages, type HealthRecord, listTemplates, type Site, siteHealthHistory, type TemplateSummary } from '@winnow/storage';
 import { InvalidRequestError, paging, quoted, requireSite, SiteNotFoundError, siteFilter } from './operations.js';

@@ -38,7 +38,8 @@ export interface DbOptions {
   /**
    * PGlite only: run the planner statistics and dead-row maintenance a server's autovacuum would
    * (`pgliteThread.ts`). On by default; off for a command that reads or writes a little and ends,
-   * which would otherwise spend its time there (and race it with its close).
+   * which would otherwise spend its time there (and race it with its close), and which also starts
+   * PGlite as such a command should (small shared buffers, no optimizing compiler: `pgliteThread.ts`).
    */
   maintenance?: boolean;
 }

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 
 /**
@@ -27,6 +28,25 @@ const MAINTENANCE_EVERY_MS = 5000;
 /** ...and at least this many times its own duration after it, so that it takes at most 5% of the thread. */
 const MAINTENANCE_SPACING = 20;
 
+/**
+ * How a command that reads or writes a little and ends starts Postgres: with 16 MB of shared
+ * buffers instead of the data directory's 128 MB, which Postgres clears at its start (150-200 ms of
+ * CPU of a one-shot command's PGlite start, docs/design.md); such a command reads a few pages.
+ */
+const ONE_SHOT_START = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
+ * A one-shot command's process compiles WebAssembly with V8's baseline compiler alone. Otherwise
+ * V8 recompiles PGlite's hot functions with its optimizing compiler in background threads, work a
+ * process that ends within a second never gets back: it doubled the CPU time of `winnow status`
+ * and `winnow sites list` and delayed their exit, where the thread's end waits for those compiles
+ * (docs/design.md). A V8 flag is the whole process's; a one-shot command runs no other WebAssembly
+ * that matters. A process that stays (`maintain`) keeps the optimizing compiler.
+ */
+function compileForOneShot(): void {
+  setFlagsFromString('--liftoff-only');
+}
+
 /** Thrown inside a transaction's callback to roll it back: the caller's work failed. */
 class RolledBack extends Error {}
 
@@ -39,12 +59,17 @@ interface OpenTransaction {
 /** What the thread is started with (`workerData`). */
 export interface PgliteThreadData {
   dataDir: string;
-  /** Run `VACUUM ANALYZE` now and then (`maintain`): for a process that stays, not for a command that reads and ends. */
+  /**
+   * Run `VACUUM ANALYZE` now and then (`maintain`): for a process that stays. A command that reads
+   * and ends runs none, starts with small shared buffers (`ONE_SHOT_START`) and compiles PGlite's
+   * WebAssembly with the baseline compiler alone (`compileForOneShot`).
+   */
   maintain: boolean;
 }
 
 async function serve(port: NonNullable<typeof parentPort>, { dataDir, maintain: maintained }: PgliteThreadData): Promise<void> {
-  const lite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir);
+  if (!maintained) compileForOneShot();
+  const lite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, maintained ? {} : { startParams: ONE_SHOT_START });
   const maintenance = maintained ? maintain(lite, (message) => port.postMessage({ background: message } satisfies PgliteReply)) : undefined;
   const open = new Map<number, OpenTransaction>();
   let nextTx = 1;
