@@ -123,7 +123,7 @@ export async function measureCrawling(flags: CrawlCapacityFlags, articles: reado
 
 /**
  * Answers each article path with a real page (the dataset's, in turn from `first`), its links taken
- * out: the crawl's shape stays the generated site's (home, listings, articles), while the bytes
+ * out and its host and number added in a comment: the crawl's shape stays the generated site's (home, listings, articles), while the bytes
  * stored and the text extracted are a real page's.
  */
 function realArticle(articles: readonly string[], first: number): GeneratedSiteOptions['override'] {
@@ -131,7 +131,8 @@ function realArticle(articles: readonly string[], first: number): GeneratedSiteO
     const n = /^\/articles\/(\d+)\.html$/.exec(request.url ?? '')?.[1];
     if (n === undefined || articles.length === 0) return false;
     const html = (articles[(first + Number(n)) % articles.length] as string).replace(/\shref\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, '');
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    // Every answer its own bytes: bodies are stored by content hash, and a page served twice would be stored once.
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`${html}<!-- ${request.headers.host} ${n} -->`);
     return true;
   };
 }
