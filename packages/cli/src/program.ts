@@ -372,7 +372,7 @@ export function buildProgram(): Command {
     .option('--crawl-hosts <n>', 'hosts one crawler process crawls at once (generated sites on 127.0.0.1)', positiveInteger, 200)
     .option('--pages-per-host <n>', 'articles of each host', positiveInteger, 20)
     .option('--host-delay-ms <n>', 'least time between two requests to one host', positiveInteger, 1000)
-    .option('--crawl-concurrency <n>', "requests in flight in the crawler process (WINNOW_CRAWL_CONCURRENCY)", positiveInteger, 128)
+    .option('--crawl-concurrency <n>', 'requests in flight in the crawler process (WINNOW_CRAWL_CONCURRENCY)', positiveInteger, 128)
     .option('--only <parts>', `only these parts, comma-separated: ${CAPACITY_PARTS.join(', ')}`, (value) =>
       value.split(',').map((part) => {
         if (!CAPACITY_PARTS.includes(part)) throw new InvalidArgumentError(`expected some of ${CAPACITY_PARTS.join(', ')}, comma-separated`);
