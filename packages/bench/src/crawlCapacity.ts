@@ -30,7 +30,19 @@ export interface ProcessRate {
 }
 
 export interface CrawlCapacity {
-  crawler: ProcessRate & { hosts: number; hostDelayMs: number; latencyMs: [number, number]; concurrency: number; htmlBytesPerPage: number };
+  crawler: ProcessRate & {
+    hosts: number;
+    hostDelayMs: number;
+    latencyMs: [number, number];
+    concurrency: number;
+    htmlBytesPerPage: number;
+    /**
+     * URLs the process held leased, and the distinct hosts among them, averaged over the polls while
+     * it crawled: with a host's requests `hostDelayMs` apart, hosts / delay bounds the rate.
+     */
+    leasedUrlsMean: number;
+    leasedHostsMean: number;
+  };
   extractor: ProcessRate;
   /** Growth of each table (`pg_total_relation_size`, indexes and TOAST included) over the pages stored, after the crawl and after extraction. */
   postgres: { bytesPerPage: number; byTable: Record<string, number> };
@@ -84,12 +96,17 @@ export async function measureCrawling(flags: CrawlCapacityFlags, articles: reado
       });
       await startCrawl(rt, `host${i}`);
     }
+    const inFlight: { urls: number; hosts: number }[] = [];
     const crawled = await runService('crawler', env, async () => {
-      const [row] = await rt.db.query<{ open: number; stored: number }>(
-        `SELECT count(*) FILTER (WHERE state NOT IN ('finished', 'failed', 'stopped'))::int AS open, (SELECT count(*)::int FROM pages) AS stored FROM crawls`,
+      const [row] = await rt.db.query<{ open: number; stored: number; leased: number; hosts: number }>(
+        `SELECT count(*) FILTER (WHERE state NOT IN ('finished', 'failed', 'stopped'))::int AS open, (SELECT count(*)::int FROM pages) AS stored,
+                (SELECT count(*)::int FROM frontier WHERE state = 'leased') AS leased, (SELECT count(DISTINCT host)::int FROM frontier WHERE state = 'leased') AS hosts
+           FROM crawls`,
       );
+      if (row && row.leased > 0) inFlight.push({ urls: row.leased, hosts: row.hosts });
       return { done: row?.open === 0, pages: row?.stored ?? 0 };
     });
+    const mean = (values: number[]) => round(values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length));
     const pages = crawled.pages;
     const [html] = await rt.db.query<{ bytes: number }>('SELECT avg(byte_length)::float8 AS bytes FROM raw_pages');
     const crawler = {
@@ -99,9 +116,11 @@ export async function measureCrawling(flags: CrawlCapacityFlags, articles: reado
       latencyMs: LATENCY_MS,
       concurrency: flags.crawlConcurrency,
       htmlBytesPerPage: Math.round(html?.bytes ?? 0),
+      leasedUrlsMean: mean(inFlight.map((sample) => sample.urls)),
+      leasedHostsMean: mean(inFlight.map((sample) => sample.hosts)),
     };
     log(
-      `crawler: ${crawler.pagesPerSecond} pages/s over ${flags.crawlHosts} hosts (${flags.hostDelayMs} ms apart per host), ${crawler.cpuMsPerPage} ms of CPU per page`,
+      `crawler: ${crawler.pagesPerSecond} pages/s over ${flags.crawlHosts} hosts (${flags.hostDelayMs} ms apart per host), ${crawler.cpuMsPerPage} ms of CPU per page, ${crawler.leasedUrlsMean} URLs of ${crawler.leasedHostsMean} hosts leased on average`,
     );
     const extractor = await runService('extractor', env, async () => {
       const [row] = await rt.db.query<{ extracted: number }>('SELECT count(*)::int AS extracted FROM extractions');

@@ -36,7 +36,7 @@ const ALIAS = 'capacity';
 
 /**
  * One local Elasticsearch node (1 shard, no replica) holding `documents` demo documents, and the
- * search API in front of it in its own process, as `winnow-api` runs it (Postgres and Redis of its
+ * search API in front of it in its own process, as its service runs it (`services/api`, Postgres and Redis of its
  * own, a search token). The same phrase queries (three consecutive words of a document) then go
  * at 10 and 50 concurrent clients to `GET /search` and, as a bare `match_phrase`, to the node's
  * `_search`, both over keep-alive HTTP from this process, neither answer compressed (the
@@ -189,7 +189,7 @@ async function searchOver(url: string, headers: Record<string, string>, body?: u
 }
 
 /** `total` requests from `clients` loops at once; each request's latency. */
-export async function concurrently(clients: number, total: number, request: (i: number) => Promise<unknown>): Promise<SearchLoad> {
+async function concurrently(clients: number, total: number, request: (i: number) => Promise<unknown>): Promise<SearchLoad> {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
