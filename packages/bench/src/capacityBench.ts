@@ -1,15 +1,12 @@
-import { performance } from 'node:perf_hooks';
-import { Client } from '@elastic/elasticsearch';
 import { measureWarcBytes } from '@winnow/archive';
 import { Politeness } from '@winnow/crawler';
 import { loadPages } from '@winnow/eval';
 import { openRedisClient, PipelineQueues, startPrivateRedis } from '@winnow/queue';
-import { ElasticsearchIndex, parseQuery, wordsOf } from '@winnow/search';
-import { startLocalElasticsearch } from '@winnow/search/testing';
+import { type CrawlCapacity, type CrawlCapacityFlags, measureCrawling } from './crawlCapacity.js';
 import { type FrontierBenchFlags, type FrontierCosts, measureFrontier } from './frontierBench.js';
-import { demoDocuments } from './indexBench.js';
+import { measureSearch, type SearchCosts } from './searchLoad.js';
 
-export interface CapacityBenchFlags extends Omit<FrontierBenchFlags, 'json'> {
+export interface CapacityBenchFlags extends Omit<FrontierBenchFlags, 'json'>, CrawlCapacityFlags {
   /** A dataset folder whose pages stand for the fetched pages (their size and compressibility). */
   pages: string;
   /** Jobs queued and hosts paced to measure Redis memory. */
@@ -18,122 +15,61 @@ export interface CapacityBenchFlags extends Omit<FrontierBenchFlags, 'json'> {
   documents: number;
   /** Searches per concurrency level, each way. */
   searches: number;
+  /** Keep the Elasticsearch node's data here: a later run that finds the documents loaded skips the load. */
+  elasticsearchHome?: string;
+  /** Only these parts (all of `CAPACITY_PARTS` when absent). */
+  only?: readonly CapacityPart[];
 }
 
-/** Searches at one concurrency: requests/s and latency quantiles in ms. */
-export interface SearchLoad {
-  clients: number;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-}
+/** The parts of the capacity bench, each measured on its own engines. */
+export const CAPACITY_PARTS = ['redis', 'objectStore', 'elasticsearch', 'frontier', 'crawler'] as const;
+export type CapacityPart = (typeof CAPACITY_PARTS)[number];
 
 export interface CapacityCosts {
   redis: { bytesPerQueuedJob: number; bytesPerHostPoliteness: number };
   objectStore: { pages: number; rawBytesPerPage: number; warcBytesPerPage: number; revisitBytesPerPage: number };
   frontier: FrontierCosts;
-  elasticsearch: {
-    documents: number;
-    docsPerSecondPerNode: number;
-    bytesPerDocument: number;
-    /** `ElasticsearchIndex.search` (what the search API calls, highlighting included, without HTTP) beside Elasticsearch's own `_search` of the same phrases. */
-    search: { clients: number; winnow: SearchLoad; elasticsearch: SearchLoad; throughputRatio: number }[];
-  };
+  elasticsearch: SearchCosts;
+  /** Pages/s and CPU per page of one crawler and one extractor process, and Postgres's growth per page. */
+  crawling: CrawlCapacity;
 }
 
 /**
  * Per-unit costs for docs/capacity.md, each measured here on the engine that pays it: Redis memory
  * per queued job (BullMQ's keys for one `extract` job waiting, as `used_memory` grows) and per host
  * of politeness state (one slot taken on each of many hosts), object-store bytes per page as WARC
- * (`measureWarcBytes` over real pages), and the Postgres frontier (`measureFrontier`).
+ * (`measureWarcBytes` over real pages), the Postgres frontier (`measureFrontier`), search through
+ * the API against Elasticsearch's own (`measureSearch`), and crawler and extractor processes with
+ * Postgres's growth per page (`measureCrawling`).
  */
-export async function measureCapacity(flags: CapacityBenchFlags, log: (line: string) => void = () => undefined): Promise<CapacityCosts> {
-  const redis = await measureRedis(flags.jobs);
-  log(`redis: ${redis.bytesPerQueuedJob} B per queued job, ${redis.bytesPerHostPoliteness} B per paced host`);
-  const warc = await measureWarcBytes((await loadPages(flags.pages)).map((page, i) => ({ url: page.url ?? `http://example.test/${i}`, html: page.html })));
-  const objectStore = {
-    pages: warc.pages,
-    rawBytesPerPage: Math.round(warc.rawPerPage),
-    warcBytesPerPage: Math.round(warc.warcPerPage),
-    revisitBytesPerPage: Math.round(warc.revisitPerPage),
-  };
-  log(`object store: ${objectStore.warcBytesPerPage} B of WARC per page (${objectStore.pages} pages of ${flags.pages})`);
-  const elasticsearch = await measureElasticsearch(flags, log);
-  const frontier = await measureFrontier(flags, log);
-  return { redis, objectStore, frontier, elasticsearch };
-}
-
-/**
- * One local node (1 shard, no replica): bulk writes of demo documents through `ElasticsearchIndex`
- * (docs/s), the store's bytes per document once merged to one segment, then the same phrase
- * queries (three consecutive words of a document's text) at 10 and 50 concurrent clients through
- * `ElasticsearchIndex.search` and as a bare `match_phrase` `_search`.
- */
-async function measureElasticsearch(flags: CapacityBenchFlags, log: (line: string) => void): Promise<CapacityCosts['elasticsearch']> {
-  const node = await startLocalElasticsearch({ heap: '512m' });
-  const alias = 'capacity';
-  const index = new ElasticsearchIndex({ url: node.url, alias });
-  const client = new Client({ node: node.url });
-  try {
-    await index.ensureReady();
-    const documents = demoDocuments(flags.documents);
-    const started = performance.now();
-    for (let from = 0; from < documents.length; from += 200) await index.upsert(documents.slice(from, from + 200));
-    const docsPerSecondPerNode = Math.round(documents.length / ((performance.now() - started) / 1000));
-    await index.refresh();
-    await client.indices.forcemerge({ index: alias, max_num_segments: 1 });
-    const stats = await client.indices.stats({ index: alias, metric: 'store' });
-    const bytesPerDocument = Math.round((stats._all.primaries?.store?.size_in_bytes ?? 0) / documents.length);
-    log(`elasticsearch: ${docsPerSecondPerNode} docs/s, ${bytesPerDocument} B per document (${documents.length} documents)`);
-    const sites = [...new Set(documents.map((doc) => doc.site))];
-    const phrases = Array.from({ length: 200 }, (_, i) => {
-      const words = wordsOf(documents[(i * 7919) % documents.length]?.mainText ?? '');
-      const at = (i * 31) % Math.max(1, words.length - 3);
-      return words.slice(at, at + 3).join(' ');
-    });
-    const search: CapacityCosts['elasticsearch']['search'] = [];
-    for (const clients of [10, 50]) {
-      const winnow = await load(clients, flags.searches, (i) =>
-        index.search({ query: parseQuery(`"${phrases[i % phrases.length]}"`), sites, offset: 0, limit: 10 }),
-      );
-      const bare = await load(clients, flags.searches, (i) =>
-        client.search({
-          index: alias,
-          size: 10,
-          query: { bool: { must: [{ match_phrase: { main_words: phrases[i % phrases.length] as string } }], filter: [{ terms: { site: sites } }] } },
-        }),
-      );
-      search.push({ clients, winnow, elasticsearch: bare, throughputRatio: Math.round((winnow.requestsPerSecond / bare.requestsPerSecond) * 100) / 100 });
-      log(
-        `search at ${clients} clients: ${winnow.requestsPerSecond} req/s (p99 ${winnow.p99Ms} ms) against _search ${bare.requestsPerSecond} (p99 ${bare.p99Ms} ms)`,
-      );
-    }
-    return { documents: documents.length, docsPerSecondPerNode, bytesPerDocument, search };
-  } finally {
-    await client.close();
-    await index.close();
-    await node.stop();
+export async function measureCapacity(flags: CapacityBenchFlags, log: (line: string) => void = () => undefined): Promise<Partial<CapacityCosts>> {
+  const parts = new Set(flags.only ?? CAPACITY_PARTS);
+  const costs: Partial<CapacityCosts> = {};
+  if (parts.has('redis')) {
+    const redis = await measureRedis(flags.jobs);
+    log(`redis: ${redis.bytesPerQueuedJob} B per queued job, ${redis.bytesPerHostPoliteness} B per paced host`);
+    costs.redis = redis;
   }
-}
-
-/** `total` requests from `clients` loops at once; each request's latency. */
-async function load(clients: number, total: number, request: (i: number) => Promise<unknown>): Promise<SearchLoad> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      for (let i = next++; i < total; i = next++) {
-        const sent = performance.now();
-        await request(i);
-        latencies.push(performance.now() - sent);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const quantile = (q: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 10) / 10;
-  return { clients, requestsPerSecond: Math.round(total / seconds), p50Ms: quantile(0.5), p99Ms: quantile(0.99) };
+  if (parts.has('objectStore')) {
+    const warc = await measureWarcBytes((await loadPages(flags.pages)).map((page, i) => ({ url: page.url ?? `http://example.test/${i}`, html: page.html })));
+    const objectStore = {
+      pages: warc.pages,
+      rawBytesPerPage: Math.round(warc.rawPerPage),
+      warcBytesPerPage: Math.round(warc.warcPerPage),
+      revisitBytesPerPage: Math.round(warc.revisitPerPage),
+    };
+    log(`object store: ${objectStore.warcBytesPerPage} B of WARC per page (${objectStore.pages} pages of ${flags.pages})`);
+    costs.objectStore = objectStore;
+  }
+  if (parts.has('elasticsearch')) costs.elasticsearch = await measureSearch(flags, log);
+  if (parts.has('frontier')) costs.frontier = await measureFrontier(flags, log);
+  if (parts.has('crawler'))
+    costs.crawling = await measureCrawling(
+      flags,
+      (await loadPages(flags.pages)).map((page) => page.html),
+      log,
+    );
+  return costs;
 }
 
 async function measureRedis(count: number): Promise<CapacityCosts['redis']> {

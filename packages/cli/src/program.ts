@@ -319,6 +319,8 @@ export function buildProgram(): Command {
       ),
     );
 
+  /** The capacity bench's parts (`CAPACITY_PARTS` of @winnow/bench, which loads only when a bench runs). */
+  const CAPACITY_PARTS = ['redis', 'objectStore', 'elasticsearch', 'frontier', 'crawler'];
   const bench = program.command('bench').description('speed benchmarks, as ratios against a baseline run in the same process');
   bench
     .command('index')
@@ -364,8 +366,19 @@ export function buildProgram(): Command {
     )
     .option('--pages <dir>', 'a dataset folder whose pages stand for fetched pages', '../shared/datasets/dragnet')
     .option('--jobs <n>', 'jobs queued and hosts paced to measure Redis memory', positiveInteger, 20_000)
-    .option('--documents <n>', 'demo documents indexed into one local Elasticsearch node', positiveInteger, 20_000)
+    .option('--documents <n>', 'demo documents indexed into one local Elasticsearch node', positiveInteger, 100_000)
     .option('--searches <n>', 'searches per concurrency level, each way', positiveInteger, 2_000)
+    .option('--elasticsearch-home <dir>', "keep the Elasticsearch node's data here: a later run that finds the documents loaded skips the load")
+    .option('--crawl-hosts <n>', 'hosts one crawler process crawls at once (generated sites on 127.0.0.1)', positiveInteger, 200)
+    .option('--pages-per-host <n>', 'articles of each host', positiveInteger, 20)
+    .option('--host-delay-ms <n>', 'least time between two requests to one host', positiveInteger, 1000)
+    .option('--crawl-concurrency <n>', 'requests in flight in the crawler process (WINNOW_CRAWL_CONCURRENCY)', positiveInteger, 128)
+    .option('--only <parts>', `only these parts, comma-separated: ${CAPACITY_PARTS.join(', ')}`, (value) =>
+      value.split(',').map((part) => {
+        if (!CAPACITY_PARTS.includes(part)) throw new InvalidArgumentError(`expected some of ${CAPACITY_PARTS.join(', ')}, comma-separated`);
+        return part;
+      }),
+    )
     .option('--postgres <url>', 'the Postgres server', 'postgres://postgres@127.0.0.1:5432/postgres')
     .option('--database <name>', "the frontier bench's own database, reused across runs", 'winnow_bench_frontier')
     .option('--urls <n>', 'URLs in the frontier', positiveInteger, 10_000_000)

@@ -23,8 +23,24 @@ function sequencePattern(words: readonly string[]): string {
   return `${before}${parts.join('')}${after}`;
 }
 
+/**
+ * Each query's matcher, built once: a search highlights every hit with it, and compiling the
+ * pattern (Unicode classes, look-behinds) cost more than running it. `matchAll` copies the
+ * expression, so the one kept is never advanced.
+ */
+const matchers = new WeakMap<ParsedQuery, RegExp>();
+
 /** Matches every phrase (its words with any non-word characters between) and every term. */
 export function matcherFor(query: ParsedQuery): RegExp {
+  let matcher = matchers.get(query);
+  if (!matcher) {
+    matcher = compileMatcher(query);
+    matchers.set(query, matcher);
+  }
+  return matcher;
+}
+
+function compileMatcher(query: ParsedQuery): RegExp {
   const alternatives = [...query.phrases.map(sequencePattern), ...query.terms.map((term) => sequencePattern([term]))];
   return new RegExp(`(?:${alternatives.join('|')})`, 'giu');
 }
