@@ -262,7 +262,9 @@ function selfCheck(whole: ExtractionResult, templated: readonly ExtractedBlock[]
   }
   const heading = headline(templated, templateLines, readerText);
   if (recorder) for (const line of heading) recorder.record({ kind: 'headline', line, source: 'template' });
-  return agreement(heading, single, readerLines, confirmed, layout, recorder);
+  const standfirstLines = standfirst(templated, templateLines, readerText, layout.repeatedLines);
+  if (recorder) for (const line of standfirstLines) recorder.record({ kind: 'standfirst', line });
+  return agreement(heading, standfirstLines, single, readerLines, confirmed, layout, recorder);
 }
 
 /**
@@ -289,6 +291,7 @@ function selfCheck(whole: ExtractionResult, templated: readonly ExtractedBlock[]
  */
 function agreement(
   heading: readonly ExtractedBlock[],
+  standfirstLines: readonly ExtractedBlock[],
   single: ExtractionResult,
   readerLines: readonly string[][],
   confirmed: readonly boolean[],
@@ -300,7 +303,7 @@ function agreement(
   const unjudged = (block: ExtractedBlock, i: number): boolean =>
     !layout.signature.has(block.path) ||
     (i > articleStart && (readerLines[i] as string[]).length >= PROSE_WORDS && (block.path === articlePath || !layout.contentPaths.has(block.path)));
-  const agreed = single.blocks.filter((block, i) => confirmed[i] || unjudged(block, i));
+  const agreed = single.blocks.flatMap((block, i) => (i === articleStart ? [...standfirstLines, block] : confirmed[i] || unjudged(block, i) ? [block] : []));
   if (recorder) {
     single.blocks.forEach((line, i) => {
       if (!confirmed[i]) recorder.record({ kind: unjudged(line, i) ? 'unjudged' : 'unconfirmed', line });
@@ -347,6 +350,42 @@ function headline(templated: readonly ExtractedBlock[], templateLines: readonly 
     return above && heading.path.endsWith('.H2') && above.path.endsWith('.H1') && setAside(i - 1) ? [above, heading] : [heading];
   }
   return [];
+}
+
+/** How many of the template's lines right above the article's first shared line may hold its standfirst (a byline or dateline often sits between). */
+const HEADER_LINES = 3;
+
+/** Words from which a header line reads as a sentence (a standfirst), not a byline, a label or a section's name. */
+const STANDFIRST_WORDS = 8;
+
+/**
+ * The article's standfirst: the template's sentences among its few lines right above the first line
+ * both readings hold, up to its headline, that the reader left out and the site does not repeat.
+ * The reader drops a standfirst as too short to be prose, and it sits where the template knows the
+ * article's header to be, changing from page to page. Bylines and datelines are passed over: the
+ * datasets' gold keeps them on some sites and not on others, and a line with many numbers (a date,
+ * a weather box) is no sentence. Figures: docs/evaluation.md.
+ */
+function standfirst(
+  templated: readonly ExtractedBlock[],
+  templateLines: readonly string[][],
+  readerText: WordRuns,
+  repeatedLines: ReadonlySet<number>,
+): ExtractedBlock[] {
+  const firstShared = templateLines.findIndex((words) => words.length >= RUN && readerText.holdsMostOf(words));
+  const lines: ExtractedBlock[] = [];
+  for (let i = firstShared - 1; i >= Math.max(0, firstShared - HEADER_LINES); i--) {
+    const line = templated[i] as ExtractedBlock;
+    const words = templateLines[i] as string[];
+    if (HEADING_PATH.test(line.path) || readerText.holdsMostOf(words)) break;
+    if (isSentence(words) && !isRepeatedLine(line, repeatedLines, words)) lines.unshift(line);
+  }
+  return lines;
+}
+
+/** A line of `STANDFIRST_WORDS` or more, fewer than a quarter of them with digits (a dateline, a weather box). */
+function isSentence(words: readonly string[]): boolean {
+  return words.length >= STANDFIRST_WORDS && words.filter((word) => /\d/.test(word)).length < words.length / 4;
 }
 
 function wordCount(lines: readonly string[][]): number {
