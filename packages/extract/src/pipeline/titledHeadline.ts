@@ -17,7 +17,7 @@ const MIN_TITLE_SHARE = 0.3;
 
 /**
  * A title of fewer distinct words names the site or a section, and its line in the page header
- * would pass for a headline (k-fold lcs F1 at 4 instead of 2: daniel -0.0002, the others equal).
+ * would pass for a headline.
  */
 const MIN_TITLE_WORDS = 4;
 
@@ -30,12 +30,10 @@ const HEADLINE_LINES = 3;
  * `MIN_TITLE_SHARE` of them, and more than any of the text's first lines do), its own words nearly
  * all in the title. Pages put the headline in an H1, an H2, an H3 of a blog's post, a DIV named
  * "title"; the title names it whatever its markup, where the template's headline (`headline` in
- * pipeline.ts) needs an H1/H2 and a template. k-fold lcs F1 on top of the template's headline:
- * daniel 0.9340 -> 0.9382, dragnet 0.9492 -> 0.9525, cleanportaleval 0.9381 -> 0.9383 (its
- * headlines were mostly there).
+ * pipeline.ts) needs an H1/H2 and a template.
  * A line the site repeats at its path on most pages (`isSiteLine`: the layout's repeated lines) is
  * its name, which a title holds too ("Article 2 | The Gazette" above a masthead "The Gazette"),
- * never a headline: dragnet +0.0003 (8 pages up, none down), daniel and cleanportaleval unchanged.
+ * never a headline. Figures: docs/evaluation.md, docs/design.md.
  */
 export function titledHeadline(
   tree: BlockTree,
