@@ -201,6 +201,17 @@ describe('pipeline', () => {
     assert.equal(untitled.blocks[0]?.text, story[0], 'a title naming only the site names no headline');
   });
 
+  it("finds a Chinese headline, written without spaces, in the page's title", () => {
+    const headline = '雲林衛生局加強春節應景食品抽驗';
+    const story = [1, 2, 3, 4].map((i) => uniqueParagraph(600 + i, 40));
+    const html = sitePage(story.map((p) => `<p>${p}</p>`).join(''))
+      .replace('<title>Site</title>', `<title>${headline} - 地方 - 聯合新聞網</title>`)
+      .replace('<div class="main">', `<div class="post-title"><h3>${headline}</h3></div><div class="main">`);
+    const result = pipeline.compile(preparePipeline([]).template)(html);
+    assert.equal(result.blocks[0]?.text, headline);
+    assertKeeps(result.text, story, 'story after the headline');
+  });
+
   it("keeps a recent post's headline and first paragraph that the site's 'latest posts' box repeats on every page", () => {
     const headlineOf = (n: number) => `Headline ${uniqueParagraph(n * 10, 6)}`;
     const latest = `<aside class="latest"><h3>Latest</h3><ul>${[0, 1, 2, 3]

@@ -42,10 +42,10 @@ export function titledHeadline(
   isSiteLine: (line: TextLine) => boolean = () => false,
 ): ExtractedBlock | undefined {
   const first = text[0];
-  const titleWords = new Set(terms(title));
+  const titleWords = new Set(titleTerms(title));
   if (!first || titleWords.size < MIN_TITLE_WORDS) return undefined;
   const titleWordsIn = (line: string): number => {
-    const words = terms(line);
+    const words = titleTerms(line);
     if (words.length < 2) return 0;
     const inTitle = words.filter((word) => titleWords.has(word));
     return inTitle.length >= IN_TITLE_SHARE * words.length ? new Set(inTitle).size : 0;
@@ -61,4 +61,16 @@ export function titledHeadline(
     if (score > bestScore) [best, bestScore] = [line, score];
   }
   return best && !text.some((block) => block.text.includes(best.text)) ? best : undefined;
+}
+
+/** A CJK character: in a script written without spaces, each is a word of the title for this comparison. */
+const CJK_CHAR = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/gu;
+
+/**
+ * A text's words, each CJK character one of them: a Chinese or Japanese headline has no spaces, so
+ * as one word it was never two words of its page's title, and the title "headline - section - site"
+ * counted three words, too few to name a headline.
+ */
+function titleTerms(text: string): string[] {
+  return terms(text.replace(CJK_CHAR, ' $& '));
 }
