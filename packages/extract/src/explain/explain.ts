@@ -10,6 +10,7 @@ export type LineRule =
   | 'reader-unjudged'
   | 'headline-template'
   | 'headline-title'
+  | 'standfirst-template'
   | 'read-alone'
   | 'template-only'
   | 'method'
@@ -98,6 +99,9 @@ export function explainExtraction(html: string, extract: PageExtractor): Explana
       case 'headline':
         keptRules.set(key(decision.line), decision.source === 'template' ? 'headline-template' : 'headline-title');
         break;
+      case 'standfirst':
+        keptRules.set(key(decision.line), 'standfirst-template');
+        break;
       case 'unjudged':
         if (!keptRules.has(key(decision.line))) keptRules.set(key(decision.line), 'reader-unjudged');
         break;
@@ -124,6 +128,8 @@ export function explainExtraction(html: string, extract: PageExtractor): Explana
         return "the template's headline, which the single-page reading set aside";
       case 'headline-title':
         return "the page's headline: the line before the text that its <title> names";
+      case 'standfirst-template':
+        return "the template's standfirst, a sentence above the article's first line that the single-page reading left out";
       case 'reader-unjudged':
         return "the single-page reading's, at a path the template cannot judge (the layout's pages do not usually have it, or it is prose where the template never compared)";
       case 'read-alone':

@@ -157,6 +157,29 @@ describe('pipeline', () => {
     assertKeeps(result.text, [uniqueParagraph(991, 40), uniqueParagraph(994, 40)], 'story after them');
   });
 
+  it("puts the standfirst the reader leaves out before the article's first line, and passes over a byline and a dateline", () => {
+    // A sentence different on every page, of words without digits (a line of numbers is a dateline).
+    const standfirstOf = (n: number) => uniqueParagraph(n * 10 + 5, 12).replace(/\d/g, (digit) => 'abcdefghij'.charAt(Number(digit)));
+    const page = (n: number) =>
+      sitePage(
+        `<div class="titles"><h1>Headline ${uniqueParagraph(n * 10, 6)}</h1><p class="standfirst">${standfirstOf(n)}</p><p class="byline">By Reporter ${n}</p><p class="date">${n + 1} May 2012 10:${10 + n} GMT</p></div><div class="story">${[1, 2, 3, 4].map((i) => `<p>${uniqueParagraph(n * 10 + i, 40)}</p>`).join('')}</div>`,
+      );
+    const extract = preparedExtractor(
+      pipeline,
+      Array.from({ length: 12 }, (_, n) => page(n)),
+    );
+    const heldOut = page(99);
+    const standfirst = standfirstOf(99);
+    assert.ok(!extractReader(heldOut).text.includes(standfirst), 'the reader leaves the standfirst out');
+    const result = extract(heldOut);
+    assert.ok(!readAlone(result), result.warnings.join('; '));
+    assert.deepEqual(
+      result.blocks.slice(0, 3).map((block) => block.text),
+      [`Headline ${uniqueParagraph(990, 6)}`, standfirst, uniqueParagraph(991, 40)],
+    );
+    assert.ok(!/By Reporter|May 2012/.test(result.text), `byline and dateline left as the reader left them:\n${result.text}`);
+  });
+
   it("puts first the headline the page's title names, whatever its markup, and only once", () => {
     const headline = 'Harbour festival opens the new railway bridge';
     const story = [1, 2, 3, 4].map((i) => uniqueParagraph(500 + i, 40));
@@ -176,6 +199,17 @@ describe('pipeline', () => {
     assert.ok(!extractReader(page(`${headline} | The Daily Example`, headline)).text.includes(headline), 'the reader leaves the headline out');
     const untitled = read(page('The Daily Example', headline));
     assert.equal(untitled.blocks[0]?.text, story[0], 'a title naming only the site names no headline');
+  });
+
+  it("finds a Chinese headline, written without spaces, in the page's title", () => {
+    const headline = '雲林衛生局加強春節應景食品抽驗';
+    const story = [1, 2, 3, 4].map((i) => uniqueParagraph(600 + i, 40));
+    const html = sitePage(story.map((p) => `<p>${p}</p>`).join(''))
+      .replace('<title>Site</title>', `<title>${headline} - 地方 - 聯合新聞網</title>`)
+      .replace('<div class="main">', `<div class="post-title"><h3>${headline}</h3></div><div class="main">`);
+    const result = pipeline.compile(preparePipeline([]).template)(html);
+    assert.equal(result.blocks[0]?.text, headline);
+    assertKeeps(result.text, story, 'story after the headline');
   });
 
   it("keeps a recent post's headline and first paragraph that the site's 'latest posts' box repeats on every page", () => {

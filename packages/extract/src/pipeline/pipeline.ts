@@ -23,21 +23,16 @@ const MAX_LAYOUT_SAMPLE = 90;
 /**
  * A layout with fewer sample pages than this gets no template: what repeats is boilerplate, and one
  * page shows no repetition. Two do, and the self-check guards the pair's reading. A site's older
- * design often survives in a handful of its pages. With each site of daniel and dragnet mixed with
- * three pages of another (two in each training fold), two instead of three took those pages' lcs
- * F1 from 0.828 to 0.856 on daniel and 0.941 to 0.948 on dragnet (whole runs 0.9344 -> 0.9380,
- * 0.9491 -> 0.9506); daniel itself 0.9379 -> 0.9392 (a site with a second, rare design).
+ * design often survives in a handful of its pages. Figures: docs/evaluation.md, docs/design.md.
  */
 const MIN_LAYOUT_PAGES = 2;
 
 /**
  * A page sharing less than this (Jaccard of block paths) with the nearest layout's signature is of
  * none of the prepared layouts (a design the sample pages lacked): it is read alone, which the
- * extractor counts as drift. On the k-fold runs of daniel, dragnet and cleanportaleval, 99% of
- * pages share 0.4 or more with their layout, and the pages mixed in from another site (see
- * `MIN_LAYOUT_PAGES`) under 0.3 with that site's layouts. Without it such a page got the other
- * design's reading whenever that was a small part of the reader's (the mixed-in pages of daniel:
- * 0.808 -> 0.828 lcs F1).
+ * extractor counts as drift. Nearly every page shares far more with its own layout, and a page of
+ * another site far less; without it such a page got the other design's reading whenever that was a
+ * small part of the reader's. Figures: docs/evaluation.md, docs/design.md.
  */
 const FITS_LAYOUT = 0.3;
 
@@ -143,17 +138,16 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  * - first, the reader's lines that the sample pages repeat at the same path (a fifth of the
  *   layout's or of the page type's, `repeatedLineKeys`) are dropped: the site's own text (a
  *   browser-upgrade notice, a subscription pitch, a source line) is no page's, and a reader may take it for the article of a page with
- *   little text (bbc.co.uk's video pages). k-fold lcs F1: daniel 0.9395 -> 0.9417 (39 pages up,
- *   none down), dragnet 0.9571 -> 0.9617, cleanportaleval 0.9383 -> 0.9372 (a page whose gold
- *   says it has no article). Keyed by text alone, a recent post's headline, which a "latest
+ *   little text (bbc.co.uk's video pages). Keyed by text alone, a recent post's headline, which a "latest
  *   posts" box repeats on every page of a crawl, would go from its own page too.
  * - the readings agree (most of the reader's words are in the template's reading, or most of the
  *   template's in the reader's): the reader's lines that the template's text also holds
  *   (`WordRuns`), in order. The template removes what repeats across the site (a standard "share
  *   this" paragraph inside the article), the reader what changes from page to page (related
  *   links, comments). A reader line at a path the layout's pages do not usually have is kept
- *   (`agreement`), and the template's headline (and its standfirst) goes first when the reader left
- *   it out (`headline`).
+ *   (`agreement`), and the template's headline (and an H2 standfirst under it) goes first when the
+ *   reader left it out (`headline`), its standfirst sentence before the article's first line
+ *   (`standfirst`).
  * - the page is of none of the template's layouts (`FITS_LAYOUT`), the readings share little, none
  *   of the reader's lines is confirmed, or the template does not fit the page or keeps nothing: the
  *   reader's.
@@ -167,12 +161,11 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  * direction. Where they share nothing, the reader wins more often (the template is of another layout).
  * The second direction needs a page of the template's own layout (`SAME_LAYOUT`), not only one near
  * it (`FITS_LAYOUT`): every page it helped on those runs shared 0.6 or more of its layout's paths. A
- * site's rare page type nearest a common one (bbc.co.uk's sport story among its news layout, 0.45)
- * kept only what both designs share, its headline and a table's caption (lcs F1 0.19, the reader's
- * reading 0.91), when sites with pages in several datasets, and so of several years, were mixed.
- * It also needs the template to keep a sentence of prose (`PROSE_WORDS`; every page it helped on
- * those runs had 24 words or more): a template that learnt from sample pages repeating their
- * paragraphs keeps a story's headline alone, which overruled the whole story (2 words against 134).
+ * site's rare page type nearest a common one (bbc.co.uk's sport story among its news layout) kept
+ * only what both designs share, its headline and a table's caption. It also needs the template to
+ * keep a sentence of prose (`PROSE_WORDS`): a template that learnt from sample pages repeating
+ * their paragraphs keeps a story's headline alone, which overruled the whole story.
+ * Figures: docs/evaluation.md, docs/design.md.
  */
 export function compilePipeline(template: PipelineTemplate): PageExtractor {
   const layouts = template.layouts.map((layout) => ({
@@ -262,33 +255,31 @@ function selfCheck(whole: ExtractionResult, templated: readonly ExtractedBlock[]
   }
   const heading = headline(templated, templateLines, readerText);
   if (recorder) for (const line of heading) recorder.record({ kind: 'headline', line, source: 'template' });
-  return agreement(heading, single, readerLines, confirmed, layout, recorder);
+  const standfirstLines = standfirst(templated, templateLines, readerText, layout.repeatedLines);
+  if (recorder) for (const line of standfirstLines) recorder.record({ kind: 'standfirst', line });
+  return agreement(heading, standfirstLines, single, readerLines, confirmed, layout, recorder);
 }
 
 /**
  * The reader's lines the template confirms, and those the template cannot judge, where the reader's
  * choice stands:
  * - lines at paths the layout does not usually have (a blockquote, a table or a closing section
- *   most sample pages lack). Only between two confirmed lines at first; anywhere scored higher on
- *   dragnet (0.9403 -> 0.9422) and a little lower on daniel (0.9316 -> 0.9312).
+ *   most sample pages lack), anywhere, not only between two confirmed lines.
  * - after the article's first confirmed line, sentences of prose (`PROSE_WORDS`) at a path where no
  *   sample page had content: the template knows that path only as the site's own short lines (a
  *   share list inside the article), so it drops by path what it never compared, such as an
- *   article's bulleted points or its second section. k-fold lcs F1: daniel 0.9432 -> 0.9436,
- *   dragnet 0.9619 -> 0.9621 (two bbc.co.uk pages down, whose related-story teasers are 20-24
- *   words), cleanportaleval 0.9372 -> 0.9396. The same holds at a path where the confirmed lines
+ *   article's bulleted points or its second section. The same holds at a path where the confirmed lines
  *   of the article sit: what continues after an interruption at the article's own depth (a blog's
  *   "continue reading" block beside the post's first part, the article's second page block) is
  *   the same article, which the template cuts where its sample pages' main region ended. The article's path is
  *   the one whose confirmed lines hold the most words (`mostWordsPath`): any confirmed line's path
- *   let a list of teasers back in once the template had confirmed one of them (daniel, ruvr.ru:
- *   four pages down). dragnet 0.9627 -> 0.9654 (five pages up, none down), daniel 0.9457 ->
- *   0.9457 (one page of teasers down), cleanportaleval unchanged. Any line there, not only prose,
- *   also took datelines, bylines and "Related:" links along (dragnet +0.0039 with 16 pages down,
- *   cleanportaleval -0.0005).
+ *   let a list of teasers back in once the template had confirmed one of them. Any line there, not
+ *   only prose, also took datelines, bylines and "Related:" links along. Figures:
+ *   docs/evaluation.md, docs/design.md.
  */
 function agreement(
   heading: readonly ExtractedBlock[],
+  standfirstLines: readonly ExtractedBlock[],
   single: ExtractionResult,
   readerLines: readonly string[][],
   confirmed: readonly boolean[],
@@ -300,7 +291,7 @@ function agreement(
   const unjudged = (block: ExtractedBlock, i: number): boolean =>
     !layout.signature.has(block.path) ||
     (i > articleStart && (readerLines[i] as string[]).length >= PROSE_WORDS && (block.path === articlePath || !layout.contentPaths.has(block.path)));
-  const agreed = single.blocks.filter((block, i) => confirmed[i] || unjudged(block, i));
+  const agreed = single.blocks.flatMap((block, i) => (i === articleStart ? [...standfirstLines, block] : confirmed[i] || unjudged(block, i) ? [block] : []));
   if (recorder) {
     single.blocks.forEach((line, i) => {
       if (!confirmed[i]) recorder.record({ kind: unjudged(line, i) ? 'unjudged' : 'unconfirmed', line });
@@ -327,14 +318,11 @@ const HEADING_PATH = /\.H[12]$/;
  * The template's last heading before the first line both readings hold, when the reader left it
  * out: the article's headline. A Readability-style reader sets the headline aside as the page's
  * title; the index wants it in the text (phrases of a headline are searched for too), and so do
- * the multi-page datasets' gold texts (the headline is their first line on 262 of 308 daniel pages
- * with an H1). k-fold lcs F1 with it: daniel 0.9312 -> 0.9340, dragnet 0.9422 -> 0.9492,
- * cleanportaleval 0.9301 -> 0.9381. The single-page datasets' gold leaves it out (scrapinghub,
+ * the multi-page datasets' gold texts. The single-page datasets' gold leaves it out (scrapinghub,
  * wcxb, Readability's fixtures), so the reader alone does not add it.
  * When that heading is an H2 right after an H1 the reader also left out, the two are a headline
  * and its standfirst (`hgroup > h1 + h2`), and both go first: the site's own H1 repeats on every
- * page, so the template's reading does not hold it. dragnet +0.0006 (dailycandy.com's seven
- * pages), daniel and cleanportaleval unchanged.
+ * page, so the template's reading does not hold it. Figures: docs/evaluation.md, docs/design.md.
  */
 function headline(templated: readonly ExtractedBlock[], templateLines: readonly string[][], readerText: WordRuns): ExtractedBlock[] {
   const firstShared = templateLines.findIndex((words) => words.length >= RUN && readerText.holdsMostOf(words));
@@ -347,6 +335,43 @@ function headline(templated: readonly ExtractedBlock[], templateLines: readonly 
     return above && heading.path.endsWith('.H2') && above.path.endsWith('.H1') && setAside(i - 1) ? [above, heading] : [heading];
   }
   return [];
+}
+
+/** How many of the template's lines right above the article's first shared line may hold its standfirst (a byline or dateline often sits between). */
+const HEADER_LINES = 3;
+
+/** Words from which a header line reads as a sentence (a standfirst), not a byline, a label or a section's name. */
+const STANDFIRST_WORDS = 8;
+
+/**
+ * The article's standfirst: the template's sentences among its few lines right above the first line
+ * both readings hold, up to its headline, that the reader left out and the site does not repeat
+ * (issue 38: an article's edges).
+ * The reader drops a standfirst as too short to be prose, and it sits where the template knows the
+ * article's header to be, changing from page to page. Bylines and datelines are passed over: the
+ * datasets' gold keeps them on some sites and not on others, and a line with many numbers (a date,
+ * a weather box) is no sentence. Figures: docs/evaluation.md.
+ */
+function standfirst(
+  templated: readonly ExtractedBlock[],
+  templateLines: readonly string[][],
+  readerText: WordRuns,
+  repeatedLines: ReadonlySet<number>,
+): ExtractedBlock[] {
+  const firstShared = templateLines.findIndex((words) => words.length >= RUN && readerText.holdsMostOf(words));
+  const lines: ExtractedBlock[] = [];
+  for (let i = firstShared - 1; i >= Math.max(0, firstShared - HEADER_LINES); i--) {
+    const line = templated[i] as ExtractedBlock;
+    const words = templateLines[i] as string[];
+    if (HEADING_PATH.test(line.path) || readerText.holdsMostOf(words)) break;
+    if (isSentence(words) && !isRepeatedLine(line, repeatedLines, words)) lines.unshift(line);
+  }
+  return lines;
+}
+
+/** A line of `STANDFIRST_WORDS` or more, fewer than a quarter of them with digits (a dateline, a weather box). */
+function isSentence(words: readonly string[]): boolean {
+  return words.length >= STANDFIRST_WORDS && words.filter((word) => /\d/.test(word)).length < words.length / 4;
 }
 
 function wordCount(lines: readonly string[][]): number {

@@ -10,9 +10,8 @@ const MIN_KEPT_WORDS = 2;
  * content), with CE's "similar on a tenth of the pages" made "identical on a fifth of them", as
  * the reader's reading is cut with it. At the same path: a recent post's headline and first
  * paragraph, which a "latest posts" box repeats on every page, are its own page's text at the
- * article's paths. k-fold lcs F1 against half of them: daniel 0.9437 -> 0.9445 (biolog.pl's and
- * google.com's sign-off lines: 42 pages up, 7 down by 0.004 or less), dragnet and cleanportaleval
- * unchanged; a tenth measured the same within 0.0001, and a fifth is the safer of the two.
+ * article's paths. A fifth, not half: sign-off lines repeat on fewer pages than the site's menus.
+ * Figures: docs/evaluation.md, docs/design.md.
  */
 const REPEATED_SHARE = 0.2;
 /** And on at least this many: two copies of one article (two URLs) are not the site's text. */
@@ -44,9 +43,8 @@ function repeatedIn(pages: readonly ReadonlySet<number>[]): number[] {
 /**
  * The keys a layout's pages repeat, and those its whole page type repeats, sorted. A layout of two
  * or three sample pages (a rarer design, a video page) cannot show by itself which lines are the
- * site's; its page type's pages can: bbc.co.uk's browser-upgrade notice, on 38 of its 44 sample
- * pages across the years, was the whole reading of a video page of such a layout (lcs F1 0.09 ->
- * 0.97 on the sites with pages in several datasets; the datasets unchanged).
+ * site's; its page type's pages can: bbc.co.uk's browser-upgrade notice, on most of its sample pages
+ * across the years, was the whole reading of a video page of such a layout.
  */
 export function repeatedLineKeys(layoutPages: readonly ReadonlySet<number>[], typePages: readonly ReadonlySet<number>[] = layoutPages): number[] {
   return [...new Set([...repeatedIn(typePages), ...repeatedIn(layoutPages)])].sort((a, b) => a - b);

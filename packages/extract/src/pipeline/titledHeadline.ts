@@ -17,7 +17,7 @@ const MIN_TITLE_SHARE = 0.3;
 
 /**
  * A title of fewer distinct words names the site or a section, and its line in the page header
- * would pass for a headline (k-fold lcs F1 at 4 instead of 2: daniel -0.0002, the others equal).
+ * would pass for a headline.
  */
 const MIN_TITLE_WORDS = 4;
 
@@ -30,12 +30,10 @@ const HEADLINE_LINES = 3;
  * `MIN_TITLE_SHARE` of them, and more than any of the text's first lines do), its own words nearly
  * all in the title. Pages put the headline in an H1, an H2, an H3 of a blog's post, a DIV named
  * "title"; the title names it whatever its markup, where the template's headline (`headline` in
- * pipeline.ts) needs an H1/H2 and a template. k-fold lcs F1 on top of the template's headline:
- * daniel 0.9340 -> 0.9382, dragnet 0.9492 -> 0.9525, cleanportaleval 0.9381 -> 0.9383 (its
- * headlines were mostly there).
+ * pipeline.ts) needs an H1/H2 and a template.
  * A line the site repeats at its path on most pages (`isSiteLine`: the layout's repeated lines) is
  * its name, which a title holds too ("Article 2 | The Gazette" above a masthead "The Gazette"),
- * never a headline: dragnet +0.0003 (8 pages up, none down), daniel and cleanportaleval unchanged.
+ * never a headline. Figures: docs/evaluation.md, docs/design.md.
  */
 export function titledHeadline(
   tree: BlockTree,
@@ -44,10 +42,10 @@ export function titledHeadline(
   isSiteLine: (line: TextLine) => boolean = () => false,
 ): ExtractedBlock | undefined {
   const first = text[0];
-  const titleWords = new Set(terms(title));
+  const titleWords = new Set(titleTerms(title));
   if (!first || titleWords.size < MIN_TITLE_WORDS) return undefined;
   const titleWordsIn = (line: string): number => {
-    const words = terms(line);
+    const words = titleTerms(line);
     if (words.length < 2) return 0;
     const inTitle = words.filter((word) => titleWords.has(word));
     return inTitle.length >= IN_TITLE_SHARE * words.length ? new Set(inTitle).size : 0;
@@ -63,4 +61,16 @@ export function titledHeadline(
     if (score > bestScore) [best, bestScore] = [line, score];
   }
   return best && !text.some((block) => block.text.includes(best.text)) ? best : undefined;
+}
+
+/** A CJK character: in a script written without spaces, each is a word of the title for this comparison. */
+const CJK_CHAR = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/gu;
+
+/**
+ * A text's words, each CJK character one of them: a Chinese or Japanese headline has no spaces, so
+ * as one word it was never two words of its page's title, and the title "headline - section - site"
+ * counted three words, too few to name a headline.
+ */
+function titleTerms(text: string): string[] {
+  return terms(text.replace(CJK_CHAR, ' $& '));
 }

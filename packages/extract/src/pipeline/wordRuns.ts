@@ -2,9 +2,8 @@
 export const RUN = 3;
 /**
  * Share of a line's words that must sit in shared runs: a paragraph with a counter or an icon's
- * text glued to it is held; a teaser that repeats an article's first sentence is not. Whole lines
- * (the rule before) -> 0.8: daniel 0.9294 -> 0.9316, dragnet and cleanportaleval within 0.0005;
- * half admitted more boilerplate than it recovered.
+ * text glued to it is held; a teaser that repeats an article's first sentence is not; half admitted more boilerplate than
+ * it recovered. Figures: docs/evaluation.md, docs/design.md.
  */
 const HELD_SHARE = 0.8;
 

@@ -32,24 +32,18 @@ export interface ArticleParts {
  * 1. The block with the highest content score; but when at least three of the next four come near
  *    it (three quarters of its score) and share an ancestor, that ancestor (an article that a
  *    banner or a page builder splits into several containers). Unlike Readability, that ancestor
- *    may be BODY: a page of equal sections laid out directly in the body (wcxb +0.001, cleaneval
- *    +0.003).
+ *    may be BODY: a page of equal sections laid out directly in the body.
  * 2. Up through ancestors that score higher — only while the article holds less than 70% of the
  *    ancestor's paragraph points. Readability climbs whenever the parent scores higher, and a
  *    parent named `main-content` beside a story named `story-body` outscores it by its name alone
- *    and brings in the teasers around the story (cleanportaleval 0.928 -> 0.937, daniel +0.004,
- *    dragnet +0.002, the others within 0.001; a half loses on dragnet and scrapinghub).
+ *    and brings in the teasers around the story.
  * 3. Up through wrappers that hold nothing else.
  * 4. Siblings join when they score a fifth of the article (with a bonus of a fifth for the same
  *    class) and hold a paragraph of 150 characters — teaser boxes beside a story score a fifth of
- *    it as well: the words that siblings without one brought were gold at 9%, 34% and 44% on
- *    cleanportaleval, daniel and scrapinghub, against 49-72% with one (scrapinghub 0.956 -> 0.960,
- *    daniel +0.002, dragnet -0.001) — or when they are paragraphs of prose (`asParagraph`).
+ *    it as well, and what siblings without such a paragraph bring is mostly not gold — or when they are paragraphs of prose (`asParagraph`).
  * 5. Blocks elsewhere named like the best candidate, under a parent named like its parent, join
  *    too (`withNamesakes`): the rest of a story the page split into two wrappers, the other
- *    sections of a page laid out in rows, the other answers of a thread (Readability's fixtures
- *    +0.002, cleaneval +0.002, wcxb +0.003, scrapinghub +0.001; daniel, dragnet and
- *    cleanportaleval unchanged).
+ *    sections of a page laid out in rows, the other answers of a thread.
  * Null when no block holds a scored paragraph.
  */
 export function chooseArticle(tree: BlockTree, measures: SubtreeMeasures, scores: ContentScores): ArticleParts | null {
@@ -101,7 +95,7 @@ export function chooseArticle(tree: BlockTree, measures: SubtreeMeasures, scores
  * splits into `story-body-1` and `story-body-2` in two wrappers, or into sections laid out in
  * separate rows, keeps all of them; a teaser box or a sidebar's `content` block is named, or sits,
  * otherwise. Only the first class token (`hentry`, Drupal's `content`) took teasers and sidebar
- * boxes along (daniel -0.0006, dragnet -0.0006).
+ * boxes along.
  */
 function withNamesakes(
   tree: BlockTree,
@@ -200,10 +194,8 @@ function isOnlyChild(block: Block, measures: SubtreeMeasures): boolean {
  * and the first five were lost); a `<div>` holding text and no block, which Readability
  * reads as a `<p>`, only when named like a block inside the article (cnn.com's lead paragraphs
  * `div.zn-body__paragraph` beside the rest of the story, whose paragraphs are named so). Any such
- * `<div>`, as Readability does, also took disclaimers and comment rules along (daniel 20 pages
- * down, shingle F1 the same as with the name); reader shingle F1: daniel 0.9020 -> 0.9026,
- * scrapinghub 0.9609 -> 0.9611, the others within 0.0001; k-fold `pipeline` lcs F1 daniel
- * 0.9445 -> 0.9449, dragnet and cleanportaleval unchanged.
+ * `<div>`, as Readability does, also took disclaimers and comment rules along.
+ * Figures: docs/evaluation.md, docs/design.md.
  */
 function asParagraph(block: Block, insideClasses: ReadonlySet<string>): Block | null {
   if (block.tag === 'p') return block;

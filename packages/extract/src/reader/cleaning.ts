@@ -31,10 +31,9 @@ const MAX_IMAGES_PER_PARAGRAPH = 2;
  *
  * Readability's rule "more list items than paragraphs, beyond 100" changed no page of the shared
  * datasets and is left out. Each kept rule, disabled alone, lowers the shingle F1 of at least two
- * of daniel, dragnet, scrapinghub and cleanportaleval (by 0.0003 at most for the almost-empty
- * block, by 0.001-0.004 for the others), while the cleaning as a whole lowers wcxb
- * (0.804 without it, 0.795 with it; its gold keeps product grids and link-heavy service pages) and
- * cleaneval (0.903 against 0.900); it stays because it raises the other four by 0.004-0.014.
+ * datasets; the cleaning as a whole lowers wcxb (its gold keeps product grids and link-heavy
+ * service pages) and cleaneval, and raises the other four more. Figures: docs/evaluation.md,
+ * docs/design.md.
  * Teasers of other pages go first (`dropTeasers`).
  */
 export function cleanConditionally(tree: BlockTree, measures: SubtreeMeasures, parts: readonly Block[], dropped: Uint8Array): void {
@@ -167,11 +166,8 @@ const MAX_TEASER_SHARE = 0.5;
  * plain text. When one sibling of the kind holds more, the cards are sections of a list article (a
  * product or course per heading) and stay; so do cards that are most of the article
  * (`MAX_TEASER_SHARE`: wcxb's list articles of restaurants or courses, one short card each, lost up
- * to 0.9 F1 a page when only 400 characters had to stay beside them). Chosen, not fitted. Measured
- * on every page of the shared datasets, shingle F1 of `reader`: daniel +0.0011, dragnet +0.0008,
- * readability +0.0010, scrapinghub +0.0004, cleaneval, cleanportaleval and wcxb unchanged; k-fold
- * lcs F1 of `pipeline`: daniel 0.9417 -> 0.9430 (ria.ru's cards of related stories after each
- * article), dragnet +0.0001, cleanportaleval unchanged, no page lower by 0.003 or more. The
+ * to 0.9 F1 a page when only 400 characters had to stay beside them). Chosen, not fitted (figures:
+ * docs/evaluation.md, docs/design.md). The
  * main block that may stand in for the article leaves them out too (`readersMainBlock`).
  */
 export function dropTeasers(blocks: readonly Block[], measures: SubtreeMeasures, parts: readonly Block[], dropped: Uint8Array): void {

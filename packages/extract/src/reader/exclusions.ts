@@ -6,15 +6,13 @@ import { chosenName, isCommentsName, isUnlikelyName } from './names.js';
 /**
  * A block named as boilerplate that holds at least this share of the page's text (non-space
  * characters) is a layout wrapper (`o-layout has-sidebar`, `page-header-and-body`), not a sidebar:
- * no sidebar or comment box holds most of a page (Readability's fixtures +0.003, wcxb +0.001,
- * daniel -0.001, the others within 0.0003).
+ * no sidebar or comment box holds most of a page. Figures: docs/evaluation.md, docs/design.md.
  */
 const WRAPPER_SHARE = 0.5;
 
 /**
  * A list is never a layout wrapper, whatever its share: a gallery's `ul.legends` or a long
- * thread's `ol.commentlist` named as such is set aside when names are trusted (Readability's
- * fixtures +0.008, a gallery of 50 captions). A page left with too little text by it (a short post
+ * thread's `ol.commentlist` named as such is set aside when names are trusted. A page left with too little text by it (a short post
  * under a long thread) is read again without the names, and then a list holding most of the page
  * is its text.
  */
@@ -28,30 +26,24 @@ const TABLE_PARTS: ReadonlySet<string> = new Set(['tbody', 'thead', 'tfoot', 'tr
 /**
  * HTML's elements for navigation, for content aside from the text around it and for a section's
  * footer: whatever names a page gives them, they hold menus, "related" boxes, pull-outs and the
- * tags, share bars and copyright lines under a story, never its text. Readability reads names
- * only. With them set aside (in both readings, and not when one holds half the page, like a named
- * wrapper), lcs F1 of the reader went dragnet 0.8889 -> 0.8917, wcxb 0.8088 -> 0.8098, Readability's
- * fixtures 0.9686 -> 0.9690, scrapinghub +0.0002, daniel +0.0001, cleaneval and cleanportaleval
- * unchanged; the pipeline's dragnet 0.9544 -> 0.9571. Set aside only outside `<article>` and
- * `<main>`, they gained nothing: the share bars and tag lists in an article's own footer are what
- * goes. `<header>` is not among them: an article's header holds its headline (dragnet -0.0012).
+ * tags, share bars and copyright lines under a story, never its text (Readability reads names
+ * only). Set aside in both readings, inside `<article>` and `<main>` too (an article's own footer
+ * holds its share bars and tags), but not when one holds half the page. `<header>` is not among
+ * them: an article's header holds its headline. Figures: docs/evaluation.md, docs/design.md.
  */
 const ASIDE_ELEMENTS: ReadonlySet<string> = new Set(['nav', 'aside', 'footer']);
 
 /**
  * The same by ARIA role, as a page states it for screen readers: Readability's unlikely roles (menus,
  * navigation, complementary content, alerts and dialogs) and a footer's `contentinfo`. A cookie
- * notice or newsletter dialog in a `div` is often the longest text of a modern page. wcxb
- * 0.8098 -> 0.8138 (15 pages up by 0.05 or more, 4 down), Readability's fixtures +0.0002, the
- * other datasets and the pipeline unchanged.
+ * notice or newsletter dialog in a `div` is often the longest text of a modern page.
  */
 const ASIDE_ROLES: ReadonlySet<string> = new Set(['navigation', 'complementary', 'contentinfo', 'menu', 'menubar', 'alert', 'alertdialog', 'dialog']);
 
 /**
  * A form asking for this many typed inputs (name and e-mail, login and password) is a sign-up,
  * login or comment form whatever its share of the page: behind a paywall, a subscription form's
- * consent clauses outweigh the article's teaser (daniel's reader +0.0002, pipeline +0.0003, two
- * pages up and none down; the other datasets unchanged). Not when it holds half the page: old
+ * consent clauses outweigh the article's teaser. Not when it holds half the page: old
  * ASP.NET pages wrap the whole page, search box and login included, in one form.
  */
 const ENTRY_FORM_INPUTS = 2;
@@ -59,18 +51,15 @@ const ENTRY_FORM_INPUTS = 2;
 /**
  * The subtrees the reader never reads, marked before scoring:
  * - figures and their captions (photo captions and credits are not the article; auto's rule 1),
- *   but not a figure of a table or code (`isContentFigure`: wcxb 22 pages up, 4 down by 0.01 at
- *   most, 0.811 -> 0.812; the other datasets unchanged) or of a quotation (a quote block: wcxb
- *   0.8138 -> 0.8141, 5 pages up by 0.01 or more, 3 down; the others unchanged);
+ *   but not a figure of a table, of code or of a quotation (`isContentFigure`);
  * - forms that are forms, not pages wrapped in one (`isFormLike`, `isEntryForm`);
  * - `nav`, `aside` and `footer` elements and blocks of their roles, trusted or not (`ASIDE_ELEMENTS`,
  *   `ASIDE_ROLES`), but not page wrappers;
  * - blocks whose id or class names a sidebar, comments, sharing and the like (`isUnlikelyName`;
  *   an id that spells the block's heading is no such name, `chosenName`)
  *   — or, when names are not `trusted`, only comments (`isCommentsName`) — except a table's rows
- *   and cells (a cell's name describes the layout; Readability spares everything inside a table,
- *   which kept an article's comments whole on pages laid out in tables: daniel +0.0008, cleaneval
- *   +0.0005, dragnet, wcxb and the pipeline unchanged), except page wrappers (`WRAPPER_SHARE`,
+ *   and cells (a cell's name describes the layout; sparing everything inside a table, as Readability
+ *   does, kept an article's comments whole on pages laid out in tables), except page wrappers (`WRAPPER_SHARE`,
  *   never a list), and except inside preformatted text, where syntax highlighters name their
  *   tokens (`hljs-comment`, `token comment`), as Readability spares code.
  * The root and BODY are never excluded.
@@ -109,8 +98,7 @@ function isContentFigure(blocks: readonly Block[], figure: Block): boolean {
 /**
  * The subtrees of the page's `nav`, `aside` and `footer` elements and roles alone: the
  * main block, when it stands in for the reader's article, must not read them either. The reader's
- * other exclusions are not passed on: with all of them, wcxb 0.8141 -> 0.8139 (figures the main
- * block had read), the others unchanged.
+ * other exclusions are not passed on: the main block reads figures the reader leaves out.
  */
 export function asideSubtrees(tree: BlockTree, measures: SubtreeMeasures): Uint8Array {
   const marked = new Uint8Array(tree.blocks.length);

@@ -20,9 +20,8 @@ const ARTICLE_PARAGRAPHS = 2;
  * - the main block holds some of the article's lines, or the article is not prose itself (fewer
  *   than two paragraphs of 150 characters): a real article beside a bigger block elsewhere (a
  *   listing, comments) stays.
- * Chosen on the pages of the seven shared datasets where the rule fires (71): a quarter (auto's
- * value) and a third score alike but on cleaneval, where a third is higher (0.899 -> 0.902); a
- * half loses on daniel, dragnet, scrapinghub and Readability's fixtures. Of the pages where the
+ * Chosen on the pages of the seven shared datasets where the rule fires (71): a third, not auto's
+ * quarter nor a half (figures: docs/evaluation.md, docs/design.md). Of the pages where the
  * main block shares no line with an article of two long paragraphs, it was the worse reading on 2
  * of 3 (daniel, Readability's fixtures), and it is left out.
  */

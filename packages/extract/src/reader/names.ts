@@ -14,7 +14,7 @@ import { ownText } from '../html/blockLines.js';
  *   wrap every text of a page in `elementor-widget-container` and the like.
  * - `hidden` counts against a block only as a whole class token (`hidden`, which hides an element
  *   in Bootstrap, Tailwind and Foundation), not inside `overflow-x-hidden` or `field-label-hidden`,
- *   which do not hide anything (wcxb 0.787 -> 0.791, the others within 0.001).
+ *   which do not hide anything.
  */
 
 /** Containers that are never the article: set aside before scoring, unless their name also says content. */
@@ -45,8 +45,7 @@ export function isUnlikelyName(hint: string): boolean {
 /**
  * True when a block's name says it holds comments, and not content. A reading that distrusts
  * names still sets these aside: such a name rarely misleads, and a short post would otherwise lose
- * to its comments (dragnet 0.899 -> 0.905; wcxb, whose gold keeps a forum's replies, and cleaneval
- * -0.001).
+ * to its comments.
  */
 export function isCommentsName(hint: string): boolean {
   return hint !== '' && COMMENTS.test(hint) && !CONTENT.test(hint);
@@ -78,8 +77,8 @@ const HEADING = /^h[1-6]$/;
  * A block's id and class as the page's designer chose them: an id that only spells out the
  * heading the block opens with (`sharing-with-a-single-developer`, as documentation generators
  * and Markdown renderers make ids for sections and headings) says what the section is about, not
- * what kind of block it is, and is left out (Readability's fixtures +0.002: a documentation page
- * had lost its sections "Sharing with ..."; the other datasets within 0.0002).
+ * what kind of block it is, and is left out (a documentation page had lost its sections
+ * "Sharing with ...").
  */
 export function chosenName(blocks: readonly Block[], block: Block): string {
   const space = block.hint.indexOf(' ');

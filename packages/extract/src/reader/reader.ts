@@ -31,17 +31,15 @@ interface Rules {
  * alone (no weights, no conditional cleaning, and only comment sections set aside by name), and
  * the longer reading is kept.
  * Readability steps down one rule at a time; on the shared datasets, going straight to no rules
- * scores as well or higher (wcxb 0.790 -> 0.795, cleaneval 0.899 -> 0.900, the others within 0.001).
+ * scores as well or higher.
  *
  * Both the threshold and "longer" are `textLength`, where a CJK character weighs three letters.
  * In plain characters, a short Chinese story (80 characters in three paragraphs) fell under the
  * threshold, the reading without names took the page's English footer in a `div.footer` (its two
  * sentences outscore paragraphs of 24-30 characters), and that footer, 200 letters, was "longer":
  * the page was indexed as its footer. The weight goes into these two comparisons of readings only;
- * put into every length the reader measures (paragraph points, the 25-character minimum, the
- * fragment rule), it moved the scores of daniel's Chinese pages both ways (12 pages up, 15 down,
- * shingle F1 0.9017 -> 0.9009). Here: daniel 0.9017 -> 0.9020 (6 Chinese pages up, none down: a
- * reading of 133 ideographs or more is no longer read again), the other datasets unchanged.
+ * put into every length the reader measures, it moved daniel's Chinese pages both ways.
+ * Figures: docs/evaluation.md, docs/design.md.
  */
 const READINGS: readonly Rules[] = [{ byName: true }, { byName: false }];
 
@@ -97,8 +95,7 @@ export function readTree(tree: BlockTree): ExtractionResult {
  * cleaning drops (`dropTeasers`, judged against the whole page): a "related stories" box of cards
  * after a short story is no fuller version of that story. Before, the cards counted towards the
  * main block, made the story look like a fragment of it, and came back with it (ria.ru's related
- * cards: reader shingle F1 daniel 0.9026 -> 0.9029, k-fold pipeline lcs F1 0.9449 -> 0.9457; one
- * page moved, on no other dataset did any).
+ * cards).
  */
 export function readersMainBlock(tree: BlockTree, measures: SubtreeMeasures = subtreeMeasures(tree)): ReturnType<typeof mainBlockOf> {
   const setAside = asideSubtrees(tree, measures);

@@ -54,9 +54,7 @@ export interface ContentScores {
  * Readability's content score, on the block tree. A paragraph of at least 25 characters earns 1
  * point, one per comma, and one per 100 characters (at most 3), times the share of its text that
  * is not link text — Readability does not discount link text here, and a paragraph of a thousand
- * commas that is a list of linked names (a fan site's "kudos") then outscored the story. With the
- * discount, cleanportaleval rises from 0.931 to 0.937, Readability's fixtures from 0.950 to 0.957,
- * daniel, dragnet and cleaneval by 0.001-0.003; scrapinghub falls by 0.0005. Its container gets the whole earning, the next block up half,
+ * commas that is a list of linked names (a fan site's "kudos") then outscored the story. Its container gets the whole earning, the next block up half,
  * the three above a sixth, a ninth and a twelfth (1 / (3 × level)), so the block that holds many
  * paragraphs itself wins over the page's wrapper. A block's score starts from what its tag and,
  * when `weighNames`, its id and class say (`nameWeight`), and is finally multiplied by the share of
@@ -116,13 +114,12 @@ function earning(chars: number, commas: number, linkDensity: number): number {
  * The `<section>`s that Readability would score as paragraphs: it scores every `<section>` like a
  * `<p>`, with the text of its whole subtree, so that the block holding a page's sections outscores
  * any one of them — pages built of sections (a service page, a documentation page, a long read in
- * chapters) are read whole rather than as their wordiest section (wcxb 0.812 -> 0.817: service pages
- * 0.70 -> 0.73, documentation 0.881 -> 0.889, articles 0.933 -> 0.936). Two restraints, each
- * measured:
+ * chapters) are read whole rather than as their wordiest section. Two restraints (figures:
+ * docs/evaluation.md, docs/design.md):
  * - only sections holding a long paragraph count: a section of labels or links (a product's spec
- *   sheet, a listing's cards) is not prose (daniel +0.0007, dragnet +0.0004);
+ *   sheet, a listing's cards) is not prose;
  * - their score stops below BODY: a page whose body holds two sections (a story and a grid of
- *   teasers) otherwise read as the whole page (scrapinghub 0.9589 -> 0.9604).
+ *   teasers) otherwise read as the whole page.
  * Sections inside set-aside blocks do not count; the section's own name does not matter.
  */
 function sectionsOfProse(tree: BlockTree, excluded: Uint8Array, longParagraphs: Float64Array): Block[] {

@@ -35,6 +35,8 @@ export type Decision =
   | { kind: 'unjudged'; line: Line }
   /** A headline put first: the template's (an H1/H2 the reader set aside) or the one the page's `<title>` names. */
   | { kind: 'headline'; line: Line; source: 'template' | 'title' }
+  /** The template's standfirst, which the single-page reading left out: put before the article's first line. */
+  | { kind: 'standfirst'; line: Line }
   /** The self-check read the page alone (the reader's reading is the text), and why. */
   | { kind: 'read-alone'; why: string }
   /** The reader found nothing of the page's own: the template's reading is the text. */
