@@ -74,6 +74,7 @@ export async function benchCliCommand(flags: CliBenchFlags): Promise<void> {
     };
     up = spawn(process.execPath, [cliMain, 'up'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     const apiUrl = await announcedApi(up);
+    await settled(apiUrl, token.slice(token.indexOf(':') + 1));
     ms.status_api = await median([cliMain, 'status'], { ...env, WINNOW_API_URL: apiUrl });
 
     const report = {
@@ -113,6 +114,19 @@ async function announcedApi(up: ChildProcess): Promise<string> {
     });
     up.once('exit', (code) => reject(new Error(`winnow up exited (code ${code}) before it was up: ${stderr.slice(-2000)}`)));
   });
+}
+
+/**
+ * Waits until the API says the pipeline is idle: `winnow up`'s own start (its reconciler's first run,
+ * the workers' start) shares the machine's cores and would be timed as the command's cost.
+ */
+async function settled(apiUrl: string, secret: string): Promise<void> {
+  for (let attempt = 0; attempt < 120; attempt++) {
+    const response = await fetch(`${apiUrl}/status/idle`, { headers: { authorization: `Bearer ${secret}` } });
+    if (response.ok && ((await response.json()) as { idle: boolean }).idle) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${apiUrl} did not say it was idle within 60 s`);
 }
 
 function round(value: number): number {

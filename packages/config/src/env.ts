@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { SINGLE_PAGE_METHOD_NAMES, TEMPLATE_METHOD_NAMES } from '@winnow/extract';
+import { SINGLE_PAGE_METHOD_NAMES, TEMPLATE_METHOD_NAMES } from '@winnow/extract/names';
 import { z } from 'zod';
 import { API_ENV_SCHEMA, ConfigError, list, parseEnv, url } from './apiEnv.js';
 

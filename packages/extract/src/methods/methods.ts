@@ -181,12 +181,10 @@ const METHODS: readonly ExtractionMethod[] = [
   },
 ];
 
+export { SINGLE_PAGE_METHOD_NAMES, TEMPLATE_METHOD_NAMES } from './names.js';
+
 /** Every method's name, in the order reports list them. */
 export const METHOD_NAMES: readonly string[] = METHODS.map((method) => method.name);
-/** The names `templateMethodByName` accepts. */
-export const TEMPLATE_METHOD_NAMES: readonly string[] = METHODS.filter((method) => method.kind === 'template').map((method) => method.name);
-/** The names `singlePageMethodByName` accepts. */
-export const SINGLE_PAGE_METHOD_NAMES: readonly string[] = METHODS.filter((method) => method.kind === 'single').map((method) => method.name);
 
 /** Looks a method up by the name users type; unknown names get an error that lists the known ones. */
 export function methodByName(name: string): ExtractionMethod {
