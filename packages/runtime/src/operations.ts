@@ -343,6 +343,8 @@ export interface SearchResultHit extends SearchHit {
 
 export interface SearchResult {
   total: number;
+  /** `gte`: at least `total` documents match (counting stops at `MAX_RESULT_WINDOW`); `eq`: exactly. */
+  totalRelation: 'eq' | 'gte';
   hits: SearchResultHit[];
   page: number;
   size: number;
@@ -370,7 +372,7 @@ export async function search(rt: Runtime, params: SearchParams): Promise<SearchR
     const { urls, total } = stoodFor.get(stoodForKey(hit)) ?? none;
     return { ...hit, alsoAt: urls, alsoAtTotal: total };
   });
-  return { total: response.total, hits, page, size };
+  return { total: response.total, totalRelation: response.totalRelation, hits, page, size };
 }
 
 export interface SiteStatus extends SiteCounts {

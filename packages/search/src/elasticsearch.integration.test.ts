@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { Client } from '@elastic/elasticsearch';
 import { DOCUMENT_SCHEME, ElasticsearchIndex, INDEX_BODY } from './elasticsearchIndex.js';
 import { parseQuery } from './query.js';
-import { documentIdFor, SearchIndexError, type IndexDocument } from './searchIndex.js';
+import { documentIdFor, MAX_RESULT_WINDOW, SearchIndexError, type IndexDocument } from './searchIndex.js';
 import { WORD_RULE_PHRASES, WORD_RULE_TEXT } from './testing/wordRule.js';
 import { elasticsearchForTests, type LocalElasticsearch } from './testing/localElasticsearch.js';
 
@@ -171,7 +171,20 @@ describe('the Elasticsearch index (a real node)', () => {
       (await lighthouse(['beta', 'nosuch'])).hits.map((hit) => hit.site),
       ['beta'],
     );
-    assert.deepEqual(await lighthouse([]), { total: 0, hits: [] });
+    assert.deepEqual(await lighthouse([]), { total: 0, totalRelation: 'eq', hits: [] });
+  });
+
+  test('counts matches up to the paging window, and says when more match', async () => {
+    const many = Array.from({ length: MAX_RESULT_WINDOW + 1 }, (_, i) =>
+      doc(`http://many.test/${i}`, `Buoy ${i} marks the channel${i < 3 ? ' at the breakwater' : ''}.`, undefined, 'many', 100_000 + i),
+    );
+    await index.upsert(many);
+    await index.refresh();
+    const channel = await index.search({ query: parseQuery('"marks the channel"'), sites: ['many'], offset: 0, limit: 1 });
+    assert.deepEqual([channel.total, channel.totalRelation], [MAX_RESULT_WINDOW, 'gte']);
+    const few = await index.search({ query: parseQuery('breakwater'), sites: ['many'], offset: 0, limit: 1 });
+    assert.deepEqual([few.total, few.totalRelation], [3, 'eq']);
+    await index.removeSite('many');
   });
 
   test('removing pages removes their documents, even written a moment before (no refresh between)', async () => {

@@ -2,7 +2,15 @@ import pRetry from 'p-retry';
 import type { Client } from '@elastic/elasticsearch';
 import { highlight } from './highlight.js';
 import { indexedWords } from './query.js';
-import { documentIdFor, SearchIndexError, type IndexDocument, type SearchIndex, type SearchRequest, type SearchResponse } from './searchIndex.js';
+import {
+  documentIdFor,
+  MAX_RESULT_WINDOW,
+  SearchIndexError,
+  type IndexDocument,
+  type SearchIndex,
+  type SearchRequest,
+  type SearchResponse,
+} from './searchIndex.js';
 
 /**
  * `@elastic/elasticsearch`, loaded when the first index is made: it brings some 300 modules
@@ -176,7 +184,7 @@ export class ElasticsearchIndex implements SearchIndex {
   }
 
   async search(request: SearchRequest): Promise<SearchResponse> {
-    if (request.sites.length === 0) return { total: 0, hits: [] };
+    if (request.sites.length === 0) return { total: 0, totalRelation: 'eq', hits: [] };
     const { phrases, terms } = request.query;
     const client = await this.#client;
     const response = await this.#answering('the search', () =>
@@ -184,7 +192,7 @@ export class ElasticsearchIndex implements SearchIndex {
         index: this.alias,
         from: request.offset,
         size: request.limit,
-        track_total_hits: true,
+        track_total_hits: MAX_RESULT_WINDOW,
         _source: ['url', 'site', 'title', 'page_title', 'main_text'],
         sort: ['_score', { url: 'asc' }],
         query: {
@@ -215,6 +223,7 @@ export class ElasticsearchIndex implements SearchIndex {
     const total = response.hits.total;
     return {
       total: typeof total === 'number' ? total : (total?.value ?? 0),
+      totalRelation: typeof total === 'object' && total.relation === 'gte' ? 'gte' : 'eq',
       hits: response.hits.hits.map((hit) => {
         const doc = hit._source as StoredDocument;
         return {

@@ -8,7 +8,7 @@ import { migrate, MIGRATIONS_DIR, openDb, type Db } from '@winnow/storage';
 import { createScratchDatabase, type ScratchDatabase } from '@winnow/storage/testing';
 import { PostgresSearchIndex } from './postgresIndex.js';
 import { parseQuery } from './query.js';
-import { documentIdFor, type IndexDocument } from './searchIndex.js';
+import { documentIdFor, type IndexDocument, MAX_RESULT_WINDOW } from './searchIndex.js';
 import { WORD_RULE_PHRASES, WORD_RULE_TEXT } from './testing/wordRule.js';
 
 async function addSite(db: Db, name: string): Promise<number> {
@@ -118,7 +118,18 @@ for (const kind of ['pglite', 'postgres'] as const) {
         (await search('lighthouse', ['listed', 'nosuch'])).hits.map((hit) => hit.site),
         ['listed'],
       );
-      assert.deepEqual(await search('lighthouse', []), { total: 0, hits: [] });
+      assert.deepEqual(await search('lighthouse', []), { total: 0, totalRelation: 'eq', hits: [] });
+    });
+
+    test('counts matches up to the paging window, and says when more match', async () => {
+      const many = Array.from({ length: MAX_RESULT_WINDOW + 1 }, (_, i) =>
+        doc('many', 1_000_000 + i, `http://127.0.0.1:1/many/${i}`, `Buoy ${i} marks the channel${i < 3 ? ' at the breakwater' : ''}.`),
+      );
+      await index.upsert(many);
+      assert.deepEqual({ ...(await search('"marks the channel"', ['many'])), hits: [] }, { total: MAX_RESULT_WINDOW, totalRelation: 'gte', hits: [] });
+      const few = await search('breakwater', ['many']);
+      assert.deepEqual([few.total, few.totalRelation], [3, 'eq']);
+      await index.removeSite('many');
     });
 
     test("removing pages removes those pages' documents only", async () => {

@@ -1,7 +1,7 @@
 import type { Queryable } from '@winnow/storage';
 import { highlight } from './highlight.js';
 import { indexedWords } from './query.js';
-import type { IndexDocument, SearchIndex, SearchRequest, SearchResponse } from './searchIndex.js';
+import { type IndexDocument, MAX_RESULT_WINDOW, type SearchIndex, type SearchRequest, type SearchResponse } from './searchIndex.js';
 
 /**
  * The embedded default index: Postgres full-text search over `search_documents` (migration
@@ -58,7 +58,7 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   async search(request: SearchRequest): Promise<SearchResponse> {
-    if (request.sites.length === 0) return { total: 0, hits: [] };
+    if (request.sites.length === 0) return { total: 0, totalRelation: 'eq', hits: [] };
     const params: unknown[] = [];
     const param = (value: unknown) => {
       params.push(value);
@@ -74,7 +74,11 @@ export class PostgresSearchIndex implements SearchIndex {
       `site = ANY(${param(request.sites)}::text[])`,
     ];
     const where = conditions.join(' AND ');
-    const [counted] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM search_documents WHERE ${where}`, params);
+    const [counted] = await this.db.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM (SELECT 1 FROM search_documents WHERE ${where} LIMIT ${MAX_RESULT_WINDOW + 1}) AS matching`,
+      params,
+    );
+    const total = counted?.total ?? 0;
     const rank = `ts_rank(search_vector, ${tsqueries.join(' && ')})`;
     const rows = await this.db.query<{ doc_id: string; url: string; site: string; title: string; page_title: string; main_text: string; score: number }>(
       `SELECT doc_id, url, site, title, page_title, main_text, ${rank}::float8 AS score FROM search_documents WHERE ${where}
@@ -82,7 +86,8 @@ export class PostgresSearchIndex implements SearchIndex {
       params,
     );
     return {
-      total: counted?.total ?? 0,
+      total: Math.min(total, MAX_RESULT_WINDOW),
+      totalRelation: total > MAX_RESULT_WINDOW ? 'gte' : 'eq',
       hits: rows.map((row) => ({
         docId: row.doc_id,
         url: row.url,

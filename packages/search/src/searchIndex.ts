@@ -33,7 +33,15 @@ export interface SearchHit {
 }
 
 export interface SearchResponse {
+  /** How many documents match, counted up to `MAX_RESULT_WINDOW` (`totalRelation` says whether more do). */
   total: number;
+  /**
+   * `eq`: `total` is exact; `gte`: at least `total` documents match. Counting stops at the paging
+   * depth, as web search engines' "about N results" do: an exact count of a common word's matches
+   * was the costliest part of a search (half of Elasticsearch's throughput; docs/capacity.md), and
+   * no page past the window can be asked for anyway.
+   */
+  totalRelation: 'eq' | 'gte';
   hits: SearchHit[];
 }
 

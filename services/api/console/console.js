@@ -460,7 +460,7 @@ async function searchScreen(params) {
   return [
     h('h1', {}, 'Search'),
     form,
-    h('p', { class: 'muted' }, `${result.total} page(s)`),
+    h('p', { class: 'muted' }, `${result.total}${result.totalRelation === 'gte' ? ' or more' : ''} page(s)`),
     result.hits.map((hit) =>
       h(
         'div',

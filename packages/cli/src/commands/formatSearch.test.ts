@@ -15,7 +15,13 @@ const hit = {
 test('a hit standing for other URLs names them, and how many it leaves out', () => {
   const printed = formatSearch(
     'harbour',
-    { total: 1, page: 1, size: 10, hits: [{ ...hit, alsoAt: ['http://news.test/a?ref=rss', 'http://news.test/print/a'], alsoAtTotal: 5 }] },
+    {
+      total: 1,
+      totalRelation: 'eq',
+      page: 1,
+      size: 10,
+      hits: [{ ...hit, alsoAt: ['http://news.test/a?ref=rss', 'http://news.test/print/a'], alsoAtTotal: 5 }],
+    },
     false,
   );
   assert.match(
@@ -25,6 +31,12 @@ test('a hit standing for other URLs names them, and how many it leaves out', () 
 });
 
 test('a hit standing for no other URL prints no such line', () => {
-  const printed = formatSearch('harbour', { total: 1, page: 1, size: 10, hits: [{ ...hit, alsoAt: [], alsoAtTotal: 0 }] }, false);
+  const printed = formatSearch('harbour', { total: 1, totalRelation: 'eq', page: 1, size: 10, hits: [{ ...hit, alsoAt: [], alsoAtTotal: 0 }] }, false);
   assert.doesNotMatch(printed, /also at/);
+});
+
+test('a count that stopped at the paging window says there are more', () => {
+  const result = { total: 10_000, page: 1, size: 10, hits: [] };
+  assert.match(formatSearch('harbour', { ...result, totalRelation: 'gte' }, false), /^10000 or more pages match harbour\n/);
+  assert.match(formatSearch('harbour', { ...result, totalRelation: 'eq' }, false), /^10000 pages match harbour\n/);
 });

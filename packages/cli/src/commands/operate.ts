@@ -223,7 +223,7 @@ export function renderHighlight(fragment: string, tty: boolean): string {
 
 export function formatSearch(query: string, result: SearchResult, tty: boolean): string {
   const first = (result.page - 1) * result.size + 1;
-  let text = `${result.total} page${result.total === 1 ? ' matches' : 's match'} ${query}${result.hits.length ? ` (showing ${first}-${first + result.hits.length - 1})` : ''}\n`;
+  let text = `${result.total}${result.totalRelation === 'gte' ? ' or more' : ''} page${result.total === 1 ? ' matches' : 's match'} ${query}${result.hits.length ? ` (showing ${first}-${first + result.hits.length - 1})` : ''}\n`;
   for (const hit of result.hits) {
     text += `\n${hit.title || '(no title)'} [${hit.site}]\n  ${hit.url}\n`;
     if (hit.alsoAtTotal > 0)
