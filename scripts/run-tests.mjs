@@ -96,6 +96,9 @@ async function runFiles(ordered) {
   }
   for await (const line of stream.compose(spec)) process.stdout.write(line);
   recordTimes(times);
+  // The run cannot end before its longest file: the first place to look when the run is slow.
+  const slowest = [...times].sort(([, a], [, b]) => b - a).slice(0, 5);
+  console.log(`ℹ slowest files: ${slowest.map(([file, seconds]) => `${relative(root, file)} ${Math.round(seconds)} s`).join(', ')}`);
   return status;
 }
 
