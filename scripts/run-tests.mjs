@@ -12,7 +12,7 @@
 // infra/docker/build-images.sh, host networking, and the compose stack's test; `official`: a
 // registry's, on a normal Docker). One Postgres and one Elasticsearch serve the whole run; every
 // container the run labelled is removed.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { run } from 'node:test';
@@ -104,13 +104,13 @@ async function runFiles(ordered) {
 
 /**
  * Longest first, so that no long file starts last and runs alone at the end: by the times of the
- * last run on this machine where known (TIMES_FILE), else by kind (an integration file takes
- * tens of seconds, a unit file one or two).
+ * last run on this machine where known (TIMES_FILE), else guessed from the file's kind and size
+ * (the largest integration files are the longest; a unit file takes a second or two).
  */
 function longestFirst(list) {
   const known = readTimes();
-  const guess = { containers: 60, integration: 60, stress: 10, unit: 1 };
-  const expected = (file) => known[relative(root, file)] ?? guess[kindOf(file)];
+  const bytesPerSecond = { containers: 200, integration: 200, stress: 2000, unit: 20000 };
+  const expected = (file) => known[relative(root, file)] ?? statSync(file).size / bytesPerSecond[kindOf(file)];
   return [...list].sort((a, b) => expected(b) - expected(a));
 }
 
