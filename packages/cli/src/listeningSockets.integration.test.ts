@@ -14,7 +14,8 @@ async function startProcess(args: string[], env: NodeJS.ProcessEnv, ready: (stde
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  for (let i = 0; i < 900; i++) {
+  // Bounded only against a hang: an embedded `winnow up` has taken over 90 s to start on a loaded machine.
+  for (let i = 0; i < 3000; i++) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}: ${stderr}`);
     if (await ready(stderr)) return child;
     await new Promise((resolve) => setTimeout(resolve, 100));
