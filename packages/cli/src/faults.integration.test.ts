@@ -42,7 +42,9 @@ describe('faults: Postgres stopped 30 s, then Redis flushed, mid-crawl (every se
       REDIS_URL: redis.url,
       ELASTICSEARCH_URL: '',
       WINNOW_QUEUE_PREFIX: 'faults',
-      WINNOW_JOB_LOCK_MS: '2000',
+      // Long enough that a service the machine leaves without CPU for a few seconds keeps its jobs
+      // (a 2 s lock let index jobs stall for good at load 45), short of the 30 s outage.
+      WINNOW_JOB_LOCK_MS: '10000',
       WINNOW_JOB_BACKOFF_MS: '200',
       WINNOW_RECONCILE_EVERY_MS: '2000',
       WINNOW_CPU_THREADS: '1',
