@@ -12,12 +12,16 @@
 // infra/docker/build-images.sh, host networking, and the compose stack's test; `official`: a
 // registry's, on a normal Docker). One Postgres and one Elasticsearch serve the whole run; every
 // container the run labelled is removed.
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** Each test file's time in the last run that included it, on this machine: the next run's order. */
+const TIMES_FILE = join(root, 'node_modules/.cache/winnow/test-times.json');
 const [kind = 'all', ...folders] = process.argv.slice(2);
 const kinds = {
   unit: ['unit'],
@@ -54,6 +58,20 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+/**
+ * Test files at once (WINNOW_TEST_CONCURRENCY overrides): one per core for unit tests, which only
+ * compute; twice that with integration files on this machine's engines, since they spend most of
+ * their time waiting (for a crawl paced by its site, an engine's start, an outage), so that the
+ * cores stay busy meanwhile. Two with containers, as before: each file may start its own.
+ */
+const filesAtOnce = {
+  unit: availableParallelism(),
+  integration: 2 * availableParallelism(),
+  stress: availableParallelism(),
+  all: 2 * availableParallelism(),
+  containers: 2,
+};
+const concurrency = Number(process.env.WINNOW_TEST_CONCURRENCY) || filesAtOnce[kind];
 const containers = kind === 'containers' ? await startContainers() : undefined;
 let elasticsearch;
 if (!process.env.ELASTICSEARCH_URL && files.some((file) => readFileSync(file, 'utf8').includes('elasticsearchForTests'))) {
@@ -61,12 +79,66 @@ if (!process.env.ELASTICSEARCH_URL && files.some((file) => readFileSync(file, 'u
   console.error('starting a local Elasticsearch node for the tests…');
   elasticsearch = await startLocalElasticsearch();
 }
-const env = { ...process.env, ...(elasticsearch ? { ELASTICSEARCH_URL: elasticsearch.url } : {}) };
-const child = spawn(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
-const status = await new Promise((done) => child.once('exit', (code) => done(code ?? 1)));
+if (elasticsearch) process.env.ELASTICSEARCH_URL = elasticsearch.url; // the test files' processes inherit it
+const status = await runFiles(longestFirst(files));
 await elasticsearch?.stop();
 await containers?.remove();
 process.exit(status);
+
+/**
+ * Runs the files with Node's test runner, `concurrency` at a time, in the order given (the `node
+ * --test` command sorts them by name), and records each file's time for the next run's order.
+ */
+async function runFiles(ordered) {
+  const times = new Map();
+  let status = 0;
+  const stream = run({ files: ordered, concurrency });
+  stream.on('test:fail', ({ todo }) => {
+    if (!todo) status = 1; // as `node --test`: a failing todo test does not fail the run
+  });
+  // A file's time is the sum of its top-level tests' and suites' (their hooks included).
+  for (const event of ['test:pass', 'test:fail']) {
+    stream.on(event, ({ file, name, nesting, details }) => {
+      if (nesting === 0 && file && name !== file) times.set(file, (times.get(file) ?? 0) + (details?.duration_ms ?? 0) / 1000);
+    });
+  }
+  for await (const line of stream.compose(spec)) process.stdout.write(line);
+  recordTimes(times);
+  // The run cannot end before its longest file: the first place to look when the run is slow.
+  const slowest = [...times].sort(([, a], [, b]) => b - a).slice(0, 5);
+  console.log(`ℹ slowest files: ${slowest.map(([file, seconds]) => `${relative(root, file)} ${Math.round(seconds)} s`).join(', ')}`);
+  return status;
+}
+
+/**
+ * Longest first, so that no long file starts last and runs alone at the end: by the times of the
+ * last run on this machine where known (TIMES_FILE), else guessed from the file's kind and size
+ * (the largest integration files are the longest; a unit file takes a second or two).
+ */
+function longestFirst(list) {
+  const known = readTimes();
+  const bytesPerSecond = { containers: 200, integration: 200, stress: 2000, unit: 20000 };
+  const expected = (file) => known[relative(root, file)] ?? statSync(file).size / bytesPerSecond[kindOf(file)];
+  return [...list].sort((a, b) => expected(b) - expected(a));
+}
+
+function readTimes() {
+  try {
+    return JSON.parse(readFileSync(TIMES_FILE, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+function recordTimes(times) {
+  const all = readTimes();
+  for (const [file, seconds] of times) all[relative(root, file)] = Math.round(seconds * 10) / 10;
+  mkdirSync(dirname(TIMES_FILE), { recursive: true });
+  // Written aside, then renamed: turbo runs several packages' tests at once, and a reader never sees half a file.
+  const written = `${TIMES_FILE}.${process.pid}`;
+  writeFileSync(written, `${JSON.stringify(all, null, 1)}\n`);
+  renameSync(written, TIMES_FILE);
+}
 
 /** The run's shared engines in containers; their URLs and the switch go to the tests' environment. */
 async function startContainers() {

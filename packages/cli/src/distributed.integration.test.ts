@@ -1,41 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { serveDemoWeb, type DemoWeb } from '@winnow/demo-corpus';
 import { freePort, startRedisServer, type RedisServer } from '@winnow/queue/testing';
 import { isIdle, openRuntime, type Runtime } from '@winnow/runtime';
 import { createScratchDatabase, type ScratchDatabase } from '@winnow/storage/testing';
-
-const mainOf = (service: string) => fileURLToPath(new URL(`../../../services/${service}/dist/main.js`, import.meta.url));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Running {
-  name: string;
-  child: ChildProcess;
-  stderr: string[];
-  exited: Promise<number | null>;
-}
-
-function startService(service: string, env: NodeJS.ProcessEnv, label = service): Running {
-  const child = spawn(process.execPath, [mainOf(service)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  const stderr: string[] = [];
-  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
-  return { name: label, child, stderr, exited };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
+import { exitWithin, type RunningService, startService, until } from './testing/serviceProcesses.js';
 
 describe('distributed: every service its own process on real Redis and Postgres', () => {
   let scratch: ScratchDatabase;
@@ -46,7 +17,7 @@ describe('distributed: every service its own process on real Redis and Postgres'
   let apiUrl: string;
   const token = randomBytes(24).toString('hex');
   const authorization = { authorization: `Bearer ${token}` };
-  const services: Running[] = [];
+  const services: RunningService[] = [];
 
   before(async () => {
     [scratch, redis, web] = await Promise.all([createScratchDatabase(), startRedisServer(), serveDemoWeb(['gazette', 'ledger'], { articles: 150 })]);
@@ -97,7 +68,7 @@ describe('distributed: every service its own process on real Redis and Postgres'
 
     const extracted = async () => (await rt.db.query<{ n: number }>('SELECT count(*)::int AS n FROM extractions'))[0]?.n ?? 0;
     await until('the first extractions', async () => (await extracted()) >= 20, 60_000);
-    const victim = services.find((service) => service.name === 'extractor-1') as Running;
+    const victim = services.find((service) => service.name === 'extractor-1') as RunningService;
     victim.child.kill('SIGKILL');
     assert.equal(await victim.exited, -1);
 
@@ -128,7 +99,7 @@ describe('distributed: every service its own process on real Redis and Postgres'
     for (const service of services) if (service !== victim) service.child.kill('SIGTERM');
     for (const service of services) {
       if (service === victim) continue;
-      const code = await Promise.race([service.exited, sleep(20_000).then(() => 'timeout')]);
+      const code = await exitWithin(service, 20_000);
       assert.equal(code, 0, `${service.name} exited ${code} on SIGTERM: ${service.stderr.join('').slice(-2000)}`);
     }
   });

@@ -9,7 +9,7 @@ import { loadEnv } from '@winnow/config';
 import { DEMO_SITE_NAMES, serveDemoWeb, type DemoWeb } from '@winnow/demo-corpus';
 import { freePort } from '@winnow/queue/testing';
 import { addSite, openRuntime, replaceSite, requestTemplates, search, startCrawl, waitForIdle, type Runtime, type Service } from '@winnow/runtime';
-import type { ElasticsearchIndex } from '@winnow/search';
+import type { ElasticsearchIndex, IndexDocument } from '@winnow/search';
 import { elasticsearchForTests, HoldingIndex, startLocalElasticsearch, type LocalElasticsearch } from '@winnow/search/testing';
 import { findSite, listStoredPages } from '@winnow/storage';
 import { demoPhrases } from './commands/demo.js';
@@ -23,6 +23,20 @@ async function storedPages(rt: Runtime, web: DemoWeb): Promise<number> {
   let total = 0;
   for (const site of web.sites) total += (await listStoredPages(rt.db, (await findSite(rt.db, site.name))?.id ?? 0)).length;
   return total;
+}
+
+/** The index the workers write through, knowing how many writes are under way (one under way while the node is stopped is retrying). */
+class WritesInFlightIndex extends HoldingIndex {
+  writesInFlight = 0;
+
+  override async upsert(documents: readonly IndexDocument[]): Promise<void> {
+    this.writesInFlight++;
+    try {
+      await super.upsert(documents);
+    } finally {
+      this.writesInFlight--;
+    }
+  }
 }
 
 function embeddedWithElasticsearch(url: string, overrides: Record<string, string> = {}) {
@@ -160,14 +174,18 @@ describe('Elasticsearch stopped mid-indexing', () => {
     let cluster = await startLocalElasticsearch({ home, port });
     const web = await serveDemoWeb(['ledger'], { articles: 150 });
     const rt = await openRuntime(embeddedWithElasticsearch(cluster.url, { WINNOW_INDEX_BATCH_SIZE: '10', WINNOW_INDEX_RETRY_MS: '120000' }));
-    const services = await startWorkers(rt);
+    const index = new WritesInFlightIndex(rt.search);
+    const services = await startWorkers({ ...rt, search: index });
     try {
       await addSite(rt, { name: 'ledger', seeds: [`${web.sites[0]?.origin}/`], templateEveryMs: 0, allowPrivateAddresses: true });
       await startCrawl(rt, 'ledger');
       const deadline = Date.now() + 60_000;
       while ((await rt.search.count().catch(() => 0)) < 20 && Date.now() < deadline) await sleep(100);
       await cluster.stop();
-      await sleep(3000);
+      // The node comes back once the indexer has met the outage: a write is under way that the stopped node cannot take.
+      const outageDeadline = Date.now() + 60_000;
+      while (index.writesInFlight === 0 && Date.now() < outageDeadline) await sleep(50);
+      assert.ok(index.writesInFlight > 0, 'the indexer is writing while the node is stopped');
       cluster = await startLocalElasticsearch({ home, port });
       await waitForIdle(rt);
       await (rt.search as ElasticsearchIndex).refresh();

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { freePort, type RedisServer, startRedisServer } from '@winnow/queue/testing';
 import { createScratchDatabase, type ScratchDatabase } from '@winnow/storage/testing';
 import { CLI_MAIN, embeddedEnv } from './testing/embeddedCli.js';
 import { listeningSockets } from './testing/listeningSockets.js';
-
-const serviceMain = (service: string) => fileURLToPath(new URL(`../../../services/${service}/dist/main.js`, import.meta.url));
+import { serviceMain } from './testing/serviceProcesses.js';
 
 /** Starts a process and waits until `ready` says it is up (or it exits). */
 async function startProcess(args: string[], env: NodeJS.ProcessEnv, ready: (stderr: string) => boolean | Promise<boolean>): Promise<ChildProcess> {
@@ -16,7 +14,8 @@ async function startProcess(args: string[], env: NodeJS.ProcessEnv, ready: (stde
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  for (let i = 0; i < 900; i++) {
+  // Bounded only against a hang: an embedded `winnow up` has taken over 90 s to start on a loaded machine.
+  for (let i = 0; i < 3000; i++) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}: ${stderr}`);
     if (await ready(stderr)) return child;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -47,10 +46,9 @@ describe('nothing listens beyond the configured API address', () => {
   test('winnow up (the embedded default): the API address and nothing else, in the whole process tree', async () => {
     const port = await freePort();
     const env = await embeddedEnv('sockets', { WINNOW_API_PORT: String(port) });
-    const up = await startProcess([CLI_MAIN, 'up'], env, apiAnswers(port));
+    // `winnow is up` is written once the API and every worker have started: all they open at start is open.
+    const up = await startProcess([CLI_MAIN, 'up'], env, async (stderr) => stderr.includes('winnow is up:') && (await apiAnswers(port)()));
     try {
-      // Give every worker time to open what it opens at start.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
       const sockets = listeningSockets(up.pid as number);
       assert.deepEqual(
         sockets.map((socket) => `${socket.protocol} ${socket.address}`),
@@ -73,13 +71,14 @@ describe('nothing listens beyond the configured API address', () => {
       WINNOW_LOG_LEVEL: 'info',
     };
     for (const service of ['api', 'crawler', 'templater', 'extractor', 'indexer']) {
+      // '<service> started' is logged once the service has started: all it opens at start is open.
+      const started = (stderr: string) => stderr.includes(`"msg":"${service} started`);
       const child = await startProcess(
         [serviceMain(service)],
         env,
-        service === 'api' ? apiAnswers(port) : (stderr) => stderr.includes(`"msg":"${service} started`),
+        service === 'api' ? async (stderr) => started(stderr) && (await apiAnswers(port)()) : started,
       );
       try {
-        await new Promise((resolve) => setTimeout(resolve, 1000));
         const sockets = listeningSockets(child.pid as number).map((socket) => `${socket.protocol} ${socket.address}`);
         assert.deepEqual(sockets, service === 'api' ? [`tcp 127.0.0.1:${port}`] : [], service);
       } finally {

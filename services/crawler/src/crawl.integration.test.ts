@@ -143,7 +143,11 @@ describe('crawling a site', () => {
   test("an operator's stop ends a crawl early", async () => {
     await addSite(rt, { name: 'stopped', seeds: [`${origin}/`], templateEveryMs: 0, concurrency: 1, delayMs: 300, allowPrivateAddresses: true });
     const crawl = await startCrawl(rt, 'stopped');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Stopped once under way: its first page stored, the next ones paced 300 ms apart.
+    for (let i = 0; ((await findCrawl(rt.db, crawl.id))?.counts.stored ?? 0) === 0; i++) {
+      assert.ok(i < 600, 'the crawl stored its first page');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await stopCrawl(rt, 'stopped');
     const ended = await crawlToEnd(rt, crawl.id);
     assert.equal(ended.state, 'stopped');

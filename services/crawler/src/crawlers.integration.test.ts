@@ -31,6 +31,9 @@ async function startCrawlerProcess(env: NodeJS.ProcessEnv): Promise<CrawlerProce
   return { child, exited, stderr };
 }
 
+/** What a crawler logs when Postgres or Redis is gone: its loop, a visit's record or a lease renewal failed. */
+const OUTAGE_WARNINGS = /"msg":"(crawler loop: retrying|database or Redis unavailable: retrying|could not renew leases)/;
+
 async function stopProcess(crawler: CrawlerProcess): Promise<void> {
   if (crawler.child.exitCode === null && crawler.child.signalCode === null) crawler.child.kill('SIGTERM');
   await crawler.exited;
@@ -152,7 +155,7 @@ describe('a crawl through outages (its own Postgres server and Redis)', () => {
     await Promise.all([redis?.stop(), postgres?.destroy()]);
   });
 
-  test('Redis restarted without its data and Postgres stopped for 10 s mid-crawl: the crawl still ends, correctly counted', async () => {
+  test('Redis restarted without its data and Postgres stopped mid-crawl for longer than a lease: the crawl still ends, correctly counted', async () => {
     const env = { DATABASE_URL: postgres.url, REDIS_URL: redis.url, ELASTICSEARCH_URL: '', WINNOW_JOB_LOCK_MS: '2000', WINNOW_CRAWL_CONCURRENCY: '4' };
     const rt = await openRuntime(loadEnv({ ...env, WINNOW_LOG_LEVEL: 'silent' }));
     const site = await serveGeneratedSite({ pages: 120, latencyMs: 40 });
@@ -170,8 +173,16 @@ describe('a crawl through outages (its own Postgres server and Redis)', () => {
         assert.ok(i < 1200, 'the crawl goes on after Redis came back empty');
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+      const saidBefore = crawler.stderr.join('').length;
       await postgres.stop();
-      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      // Postgres comes back once the crawler has met the outage (a lease, a record or a renewal
+      // failed) and the leases it held have lapsed (WINNOW_JOB_LOCK_MS after the stop at most).
+      const lapsed = new Promise((resolve) => setTimeout(resolve, Number(env.WINNOW_JOB_LOCK_MS)));
+      for (let i = 0; !OUTAGE_WARNINGS.test(crawler.stderr.join('').slice(saidBefore)); i++) {
+        assert.ok(i < 1200, `the crawler noticed the outage: ${crawler.stderr.join('').slice(saidBefore)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await lapsed;
       await postgres.start();
       const crawl = await crawlToEnd(rt, crawlId, 180_000);
       assert.equal(crawl.state, 'finished');

@@ -26,9 +26,8 @@ export async function freePort(): Promise<number> {
  * (`pnpm test:containers`), the server runs in a container instead.
  */
 export async function startRedisServer(): Promise<RedisServer> {
-  const port = await freePort();
-  if (process.env.WINNOW_TEST_CONTAINERS) return startRedisContainerServer(port);
-  let child = await launch(port);
+  if (process.env.WINNOW_TEST_CONTAINERS) return startRedisContainerServer(await freePort());
+  let { port, child } = await launchOnFreePort();
   const stop = async () => {
     if (child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -58,9 +57,23 @@ async function startRedisContainerServer(port: number): Promise<RedisServer> {
   };
 }
 
+/** A port is free when `freePort` answers, not necessarily a moment later: test files run side by side, so a taken one is given up for another. */
+async function launchOnFreePort(): Promise<{ port: number; child: ChildProcess }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return { port, child: await launch(port) };
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
 async function launch(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   for (let attempt = 0; ; attempt++) {
+    // Exited: it could not listen (another process took the port since `freePort`), and whatever answers there is not this server.
+    if (child.exitCode !== null) throw new Error(`redis-server on port ${port} exited with code ${child.exitCode}`);
     const client = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     client.on('error', () => undefined);
     try {
