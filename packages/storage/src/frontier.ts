@@ -159,6 +159,8 @@ const LEASE_SCAN_PER_URL = 16;
  * live now, by any process (what Postgres knows of a host's pace; its interval is kept in Redis).
  * Hosts with none free are passed over, so one lease spreads over many hosts instead of holding
  * the oldest host's URLs, most of which would have to wait for it and go back to the queue.
+ * (The running crawls are an array, not a join: a join let the planner sort every open row
+ * instead of reading `frontier_open` in id order until the scan is full.)
  */
 export async function leaseUrls(db: Queryable, owner: string, limit: number, leaseMs: number, skipHosts: readonly string[] = []): Promise<LeasedUrl[]> {
   const rows = await db.query<LeasedRow>(
@@ -167,8 +169,8 @@ export async function leaseUrls(db: Queryable, owner: string, limit: number, lea
          FROM frontier f JOIN sites s ON s.id = f.site_id
         WHERE f.state = 'leased' AND f.lease_until >= now() GROUP BY f.host),
      open AS (
-       SELECT q.id, q.host, q.site_id FROM frontier q JOIN crawls c ON c.id = q.crawl_id
-        WHERE q.state IN ('queued', 'leased') AND c.state = 'running'
+       SELECT q.id, q.host, q.site_id FROM frontier q
+        WHERE q.state IN ('queued', 'leased') AND q.crawl_id = ANY(ARRAY(SELECT id FROM crawls WHERE state = 'running'))
           AND (q.state = 'queued' OR q.lease_until < now()) AND q.not_before <= now()
           AND q.host <> ALL($4::text[]) AND q.host NOT IN (SELECT host FROM live WHERE leased >= slots)
         ORDER BY q.id LIMIT $2::int * $5::int),

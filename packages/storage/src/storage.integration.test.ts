@@ -145,6 +145,11 @@ for (const kind of ['pglite', 'postgres'] as const) {
       const second = await leaseUrls(db, 'owner-b', 50, 60_000);
       const firstIds = new Set(first.map((url) => url.id));
       assert.ok(second.length > 0 && second.every((url) => !firstIds.has(url.id)), 'a URL leased and live is not leased again');
+      assert.deepEqual(
+        second.map((url) => url.host),
+        others.map((other) => other.host).filter((host) => !perHost.has(host)),
+        'a host whose slots are all leased is passed over; the rest of the hosts come next',
+      );
       const owners = await db.query<{ lease_owner: string; urls: number }>(
         "SELECT lease_owner, count(*)::int AS urls FROM frontier WHERE crawl_id = $1 AND state = 'leased' GROUP BY lease_owner ORDER BY lease_owner",
         [crawl.id],
