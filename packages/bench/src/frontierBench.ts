@@ -23,6 +23,8 @@ export interface FrontierCosts {
   batch: number;
   /** URLs leased per second by one process (the lease statement alone, batches of `batch`). */
   leasedPerSecond: number;
+  /** Distinct hosts in one lease, on average: how many hosts a process could fetch from at once. */
+  hostsPerLease: number;
   /** URLs marked done per second by one process (one statement per batch). */
   completedPerSecond: number;
   /** One renewal of a process's leases while `holders` processes hold a batch each, ms (median). */
@@ -53,6 +55,7 @@ export async function measureFrontier(flags: FrontierBenchFlags, log: (line: str
     const leaseMs = 60_000;
     try {
       let leased = 0;
+      let hostsLeased = 0;
       let leaseSeconds = 0;
       let completeSeconds = 0;
       for (let round = 0; round < flags.rounds; round++) {
@@ -60,6 +63,7 @@ export async function measureFrontier(flags: FrontierBenchFlags, log: (line: str
         const batch = await leaseUrls(db, owner, flags.batch, leaseMs);
         leaseSeconds += (performance.now() - started) / 1000;
         leased += batch.length;
+        hostsLeased += new Set(batch.map((row) => row.host)).size;
         started = performance.now();
         await completeUrls(
           db,
@@ -85,6 +89,7 @@ export async function measureFrontier(flags: FrontierBenchFlags, log: (line: str
         hosts: flags.hosts,
         batch: flags.batch,
         leasedPerSecond: Math.round(leased / leaseSeconds),
+        hostsPerLease: Math.round((hostsLeased / flags.rounds) * 10) / 10,
         completedPerSecond: Math.round(leased / completeSeconds),
         renewMs: Math.round((renewals[4] ?? 0) * 10) / 10,
         cyclePerSecond: Math.round(leased / (leaseSeconds + completeSeconds)),
@@ -174,7 +179,7 @@ export async function benchFrontierCommand(flags: FrontierBenchFlags): Promise<v
   process.stdout.write(
     [
       `frontier of ${costs.urls} URLs over ${costs.hosts} hosts, batches of ${costs.batch}, one process:`,
-      `  lease     ${costs.leasedPerSecond} URLs/s`,
+      `  lease     ${costs.leasedPerSecond} URLs/s, ${costs.hostsPerLease} hosts per lease`,
       `  complete  ${costs.completedPerSecond} URLs/s`,
       `  both      ${costs.cyclePerSecond} URLs/s`,
       `  renew     ${costs.renewMs} ms (with ${flags.holders} other processes holding a batch)`,

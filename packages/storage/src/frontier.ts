@@ -1,3 +1,4 @@
+import { SITE_DEFAULTS } from '@winnow/config';
 import type { Queryable } from './db.js';
 import type { CrawlLogOutcome, FrontierOutcome } from './outcomes.js';
 import { NOT_ADMITTED_EXAMPLES, type NotAdmittedCount } from './notAdmitted.js';
@@ -142,23 +143,53 @@ interface LeasedRow {
 }
 
 /**
+ * How many open URLs, in id order, one lease looks at per URL asked for: a lease takes at most a
+ * host's free slots of them, so it reads further than `limit` to reach many hosts (a host's links
+ * arrive as consecutive rows).
+ */
+const LEASE_SCAN_PER_URL = 16;
+
+/**
  * Leases up to `limit` URLs of running crawls to `owner` for `leaseMs`: queued ones whose time has
  * come, and leased ones whose lease lapsed (their process died), oldest first — breadth first, since
  * rows are numbered as they are discovered. Rows another process is leasing at this moment are
  * skipped, not waited for. `skipHosts` are hosts the caller knows must wait.
+ *
+ * A host gets at most its free slots: its site's `concurrency` less the URLs of the host leased and
+ * live now, by any process (what Postgres knows of a host's pace; its interval is kept in Redis).
+ * Hosts with none free are passed over, so one lease spreads over many hosts instead of holding
+ * the oldest host's URLs, most of which would have to wait for it and go back to the queue.
+ * (The running crawls are an array, not a join: a join let the planner sort every open row
+ * instead of reading `frontier_open` in id order until the scan is full.)
  */
 export async function leaseUrls(db: Queryable, owner: string, limit: number, leaseMs: number, skipHosts: readonly string[] = []): Promise<LeasedUrl[]> {
   const rows = await db.query<LeasedRow>(
-    `UPDATE frontier f SET state = 'leased', lease_owner = $1, lease_until = now() + make_interval(secs => $3::float8 / 1000)
-       FROM (SELECT q.id, q.state = 'leased' AS lapsed FROM frontier q JOIN crawls c ON c.id = q.crawl_id
-              WHERE q.state IN ('queued', 'leased') AND c.state = 'running'
-                AND (q.state = 'queued' OR q.lease_until < now()) AND q.not_before <= now()
-                AND q.host <> ALL($4::text[])
-              ORDER BY q.id LIMIT $2 FOR UPDATE OF q SKIP LOCKED) picked
+    `WITH live AS (
+       SELECT f.host, count(*) AS leased, max(coalesce((s.config->>'concurrency')::int, $6::int)) AS slots
+         FROM frontier f JOIN sites s ON s.id = f.site_id
+        WHERE f.state = 'leased' AND f.lease_until >= now() GROUP BY f.host),
+     open AS (
+       SELECT q.id, q.host, q.site_id FROM frontier q
+        WHERE q.state IN ('queued', 'leased') AND q.crawl_id = ANY(ARRAY(SELECT id FROM crawls WHERE state = 'running'))
+          AND (q.state = 'queued' OR q.lease_until < now()) AND q.not_before <= now()
+          AND q.host <> ALL($4::text[]) AND q.host NOT IN (SELECT host FROM live WHERE leased >= slots)
+        ORDER BY q.id LIMIT $2::int * $5::int),
+     spread AS (
+       SELECT o.id FROM (
+         SELECT o.id, o.host, o.site_id, row_number() OVER (PARTITION BY o.host ORDER BY o.id) AS nth FROM open o) o
+         JOIN sites s ON s.id = o.site_id LEFT JOIN live l ON l.host = o.host
+        WHERE o.nth + coalesce(l.leased, 0) <= coalesce((s.config->>'concurrency')::int, $6::int)
+        ORDER BY o.id LIMIT $2::int),
+     picked AS (
+       SELECT q.id, q.state = 'leased' AS lapsed FROM frontier q
+        WHERE q.id IN (SELECT id FROM spread) AND (q.state = 'queued' OR (q.state = 'leased' AND q.lease_until < now())) AND q.not_before <= now()
+        ORDER BY q.id FOR UPDATE OF q SKIP LOCKED)
+     UPDATE frontier f SET state = 'leased', lease_owner = $1, lease_until = now() + make_interval(secs => $3::float8 / 1000)
+       FROM picked
       WHERE f.id = picked.id
       RETURNING f.id, f.crawl_id, f.site_id, f.url, f.host, f.kind, f.depth, f.pattern, f.revisit, f.attempts, picked.lapsed,
                 EXISTS (SELECT 1 FROM pages p WHERE p.site_id = f.site_id AND p.url = f.url) AS known`,
-    [owner, limit, leaseMs, skipHosts],
+    [owner, limit, leaseMs, skipHosts, LEASE_SCAN_PER_URL, SITE_DEFAULTS.concurrency],
   );
   return rows
     .sort((a, b) => a.id - b.id)

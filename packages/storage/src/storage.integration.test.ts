@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { parseSiteConfig } from '@winnow/config';
+import { parseSiteConfig, SITE_DEFAULTS } from '@winnow/config';
 import { DatabaseUnavailableError, openDb, type Db } from './db.js';
 import { claimRevisits, findCrawl, insertCrawl, settleCrawl } from './crawls.js';
-import { admitUrls, unreachedPages, urlsInFrontier } from './frontier.js';
+import { admitUrls, leaseUrls, unreachedPages, urlsInFrontier } from './frontier.js';
 import { migrate } from './migrate.js';
 import { notAdmitted, recordNotAdmitted } from './notAdmitted.js';
 import { findPage, storedAnswer, upsertFetchedPage } from './pages.js';
@@ -118,6 +118,47 @@ for (const kind of ['pglite', 'postgres'] as const) {
         { reason: 'max-depth', urls: 1 },
         { reason: 'max-pages', urls: 2 },
       ]);
+    });
+
+    test('one lease spreads over many hosts though one host has the oldest URLs, and two owners never share a URL', async () => {
+      const stored = await insertSite(db, parseSiteConfig({ name: 'spread', seeds: ['http://big.test/'] }));
+      const crawl = await insertCrawl(db, stored.id);
+      // Earlier tests' crawls end, so that every URL leased here is this crawl's.
+      await db.query("UPDATE crawls SET state = CASE WHEN id = $1 THEN 'running' ELSE 'finished' END WHERE id = $1 OR state = 'running'", [crawl.id]);
+      const entry = (host: string, path: string) => ({ url: `http://${host}/${path}`, host, kind: 'page' as const, depth: 1, pattern: '/:slug' });
+      const bigHost = Array.from({ length: 200 }, (_, i) => entry('big.test', `p${i}`));
+      const others = Array.from({ length: 50 }, (_, i) => entry(`h${i}.test`, 'a'));
+      await admitUrls(db, crawl.id, stored.id, [...bigHost, ...others], { maxPages: 1000, maxPerPattern: 0, maxSitemaps: 10 });
+
+      const first = await leaseUrls(db, 'owner-a', 50, 60_000);
+      const perHost = new Map<string, number>();
+      for (const url of first) perHost.set(url.host, (perHost.get(url.host) ?? 0) + 1);
+      assert.equal(first.length, 50);
+      assert.ok(perHost.size >= 45, `one lease of 50 held ${perHost.size} hosts`);
+      assert.ok(Math.max(...perHost.values()) <= SITE_DEFAULTS.concurrency, "at most a host's slots");
+      assert.deepEqual(
+        first.map((url) => url.id),
+        first.map((url) => url.id).toSorted((a, b) => a - b),
+        'oldest first',
+      );
+
+      const second = await leaseUrls(db, 'owner-b', 50, 60_000);
+      const firstIds = new Set(first.map((url) => url.id));
+      assert.ok(second.length > 0 && second.every((url) => !firstIds.has(url.id)), 'a URL leased and live is not leased again');
+      assert.deepEqual(
+        second.map((url) => url.host),
+        others.map((other) => other.host).filter((host) => !perHost.has(host)),
+        'a host whose slots are all leased is passed over; the rest of the hosts come next',
+      );
+      const owners = await db.query<{ lease_owner: string; urls: number }>(
+        "SELECT lease_owner, count(*)::int AS urls FROM frontier WHERE crawl_id = $1 AND state = 'leased' GROUP BY lease_owner ORDER BY lease_owner",
+        [crawl.id],
+      );
+      assert.deepEqual(owners, [
+        { lease_owner: 'owner-a', urls: first.length },
+        { lease_owner: 'owner-b', urls: second.length },
+      ]);
+      await db.query("UPDATE crawls SET state = 'finished' WHERE id = $1", [crawl.id]);
     });
 
     test("a running crawl with nothing left ends only once its site's unreached pages were admitted, claimed once", async () => {
