@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { type ApiService, startApi } from '@winnow/api';
@@ -13,8 +15,13 @@ import { demoPhrases } from './commands/demo.js';
 import { closeAll, startWorkers } from './pipeline.js';
 
 const OPERATE = randomBytes(24).toString('hex');
-/** Where the screenshots go: the repository's docs/console, committed with the console's documentation. */
-const SHOTS = fileURLToPath(new URL('../../../docs/console/', import.meta.url));
+/**
+ * Where the screenshots go: the repository's docs/console, committed with the console's
+ * documentation, when asked (`WINNOW_CONSOLE_SCREENSHOTS=1`); else a scratch folder, so that a test
+ * run leaves the working tree as it found it.
+ */
+const REFRESH_DOCS = process.env.WINNOW_CONSOLE_SCREENSHOTS === '1';
+const SHOTS = REFRESH_DOCS ? fileURLToPath(new URL('../../../docs/console/', import.meta.url)) : `${await mkdtemp(join(tmpdir(), 'winnow-console-'))}/`;
 const CHROMIUM = process.env.WINNOW_CHROMIUM_PATH || '/usr/bin/chromium';
 
 /**
@@ -66,6 +73,7 @@ describe('the web console, in Chromium, on a real pipeline run', () => {
     await closeAll(services ?? []);
     await rt?.close();
     await web?.close();
+    if (!REFRESH_DOCS) await rm(SHOTS, { recursive: true, force: true });
   });
 
   test('the sign-in page takes the token; a wrong one is refused in words', async () => {
