@@ -22,11 +22,7 @@ describe('the pipeline, embedded (PGlite, Postgres index, private redis-server)'
     web = await serveDemoWeb(DEMO_SITE_NAMES, { articles: 80 });
     rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
     services = await startWorkers(rt);
-    for (const site of web.sites) {
-      await addSite(rt, { name: site.name, seeds: [`${site.origin}/`], minTemplatePages: 5, templateEveryMs: 0, concurrency: 4, allowPrivateAddresses: true });
-      await startCrawl(rt, site.name);
-    }
-    await waitForIdle(rt);
+    await crawlEveryDemoSite(rt, web);
   });
   after(async () => {
     await closeAll(services);
@@ -182,11 +178,7 @@ describe('the pipeline on a three-master Redis Cluster (PGlite, Postgres index)'
     web = await serveDemoWeb(['ledger'], { articles: 30 });
     rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', REDIS_URL: redisCluster.url, WINNOW_REDIS_MODE: 'cluster' }));
     services = await startWorkers(rt);
-    for (const site of web.sites) {
-      await addSite(rt, { name: site.name, seeds: [`${site.origin}/`], minTemplatePages: 5, templateEveryMs: 0, concurrency: 4, allowPrivateAddresses: true });
-      await startCrawl(rt, site.name);
-    }
-    await waitForIdle(rt);
+    await crawlEveryDemoSite(rt, web);
   });
   after(async () => {
     await closeAll(services);
@@ -228,3 +220,12 @@ describe('the pipeline on a three-master Redis Cluster (PGlite, Postgres index)'
     assert.ok(hostKeys.length > 0, `the crawl's host state is kept: ${keys.filter((key) => !key.startsWith('{winnow}')).join(', ')}`);
   });
 });
+
+/** Adds each of the demo web's sites and crawls them all, until the pipeline is idle. */
+async function crawlEveryDemoSite(rt: Runtime, web: DemoWeb): Promise<void> {
+  for (const site of web.sites) {
+    await addSite(rt, { name: site.name, seeds: [`${site.origin}/`], minTemplatePages: 5, templateEveryMs: 0, concurrency: 4, allowPrivateAddresses: true });
+    await startCrawl(rt, site.name);
+  }
+  await waitForIdle(rt);
+}
