@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { ApiToken, ExportFormat, TokenScope } from '@winnow/config';
 import type {
   CrawlLogPage,
@@ -45,8 +46,14 @@ function reviveTimestamps(key: string, value: unknown): unknown {
 }
 
 function describeFailure(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+}
+
+/** An answer's body as text (the API answers in UTF-8 JSON). */
+async function textOf(answer: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of answer) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
@@ -192,29 +199,21 @@ export class ApiClient {
    */
   async exportSite(name: string, format: ExportFormat): Promise<AsyncIterable<Uint8Array>> {
     const token = this.tokenFor('operate');
-    const aborter = new AbortController();
-    const timer = setTimeout(() => aborter.abort(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)), REQUEST_TIMEOUT_MS);
-    let response: Response;
-    try {
-      response = await fetch(new URL(`sites/${encodeURIComponent(name)}/export?${queryOf({ format })}`, this.base), {
-        headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
-        signal: aborter.signal,
-      });
-    } catch (error) {
-      throw new ApiError(`cannot reach the Winnow API at ${this.base.origin}: ${describeFailure(error)}`);
-    } finally {
-      clearTimeout(timer);
-    }
-    if (!response.ok || !response.body) {
+    const answer = await this.send(`sites/${encodeURIComponent(name)}/export?${queryOf({ format })}`, {
+      method: 'GET',
+      headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+    });
+    const status = answer.statusCode ?? 0;
+    if (status < 200 || status > 299) {
       let message: unknown;
       try {
-        message = (JSON.parse(await response.text()) as { error?: unknown }).error;
+        message = (JSON.parse(await textOf(answer)) as { error?: unknown }).error;
       } catch {
         message = undefined;
       }
-      throw new ApiError(typeof message === 'string' ? message : `HTTP ${response.status}`, response.status);
+      throw new ApiError(typeof message === 'string' ? message : `HTTP ${status}`, status);
     }
-    return response.body;
+    return answer;
   }
 
   private tokenFor(scope: TokenScope): string | undefined {
@@ -233,30 +232,56 @@ export class ApiClient {
     const headers: Record<string, string> = {};
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
+    const answer = await this.send(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), whole: true });
+    const status = answer.statusCode ?? 0;
+    let text: string;
     try {
-      response = await fetch(new URL(path, this.base), {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
+      text = await textOf(answer);
     } catch (error) {
-      throw new ApiError(`cannot reach the Winnow API at ${this.base.origin}: ${describeFailure(error)}`);
+      throw new ApiError(`the API at ${this.base.origin} stopped answering: ${describeFailure(error)}`);
     }
-    const text = await response.text();
     let parsed: unknown;
     try {
       parsed = text === '' ? undefined : JSON.parse(text, reviveTimestamps);
     } catch {
-      throw new ApiError(`the API at ${this.base.origin} answered ${response.status} with something that is not JSON`);
+      throw new ApiError(`the API at ${this.base.origin} answered ${status} with something that is not JSON`);
     }
-    if (!response.ok) {
+    if (status < 200 || status > 299) {
       const message = (parsed as { error?: unknown } | undefined)?.error;
-      const reason = typeof message === 'string' ? message : `HTTP ${response.status}`;
-      throw new ApiError(response.status === 401 || response.status === 403 ? `${reason} (the token comes from WINNOW_API_TOKEN)` : reason, response.status);
+      const reason = typeof message === 'string' ? message : `HTTP ${status}`;
+      throw new ApiError(status === 401 || status === 403 ? `${reason} (the token comes from WINNOW_API_TOKEN)` : reason, status);
     }
     return parsed;
+  }
+
+  /**
+   * Sends one request with Node's own HTTP client and resolves as the answer starts. Not `fetch`:
+   * its first use loads undici, which costs a new process about as much as Node's own start, and a
+   * command sent to an API is little more than that start (`pnpm bench cli`). The answer must start
+   * within `REQUEST_TIMEOUT_MS`; with `whole`, it must also end by then (an export streams for as
+   * long as it takes).
+   */
+  private async send(path: string, init: { method: string; headers: Record<string, string>; body?: string; whole?: boolean }): Promise<IncomingMessage> {
+    const url = new URL(path, this.base);
+    const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+    const headers = init.body === undefined ? init.headers : { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) };
+    try {
+      return await new Promise<IncomingMessage>((resolve, reject) => {
+        const outgoing = request(url, { method: init.method, headers }, (answer) => {
+          if (init.whole) answer.once('end', () => clearTimeout(timer));
+          else clearTimeout(timer);
+          resolve(answer);
+        });
+        const timer = setTimeout(() => outgoing.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)), REQUEST_TIMEOUT_MS);
+        outgoing.once('error', (error) => {
+          clearTimeout(timer);
+          reject(error);
+        });
+        outgoing.end(init.body);
+      });
+    } catch (error) {
+      throw new ApiError(`cannot reach the Winnow API at ${this.base.origin}: ${describeFailure(error)}`);
+    }
   }
 
   /** A field of an answer, which must be there: the API's answers are checked before they are used. */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { loadApiEnv } from './apiEnv.js';
 import { type Env, loadEnv } from './env.js';
 
 const problem = (name: string, value: string): string => {
@@ -65,4 +66,30 @@ test('on a Redis Cluster the queue prefix must hold a {…} hash tag, {winnow} w
   assert.throws(() => loadEnv({ WINNOW_REDIS_MODE: 'sentinel' }), /WINNOW_REDIS_MODE/);
   assert.equal(loadEnv({}).WINNOW_QUEUE_PREFIX, 'winnow');
   assert.equal(loadEnv({ WINNOW_QUEUE_PREFIX: 'plain' }).WINNOW_QUEUE_PREFIX, 'plain');
+});
+
+test('a command sent to an API reads its two settings by the same rules as the whole configuration', () => {
+  const outcome = (load: () => unknown) => {
+    try {
+      return load();
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  const cases: NodeJS.ProcessEnv[] = [
+    {},
+    { WINNOW_API_URL: '', WINNOW_API_TOKEN: '' },
+    { WINNOW_API_URL: 'https://winnow.example:8443/', WINNOW_API_TOKEN: 'search:abcdefghijklmnopqr, metrics:scrapescrapescrape,0123456789abcdefgh' },
+    { WINNOW_API_URL: 'ftp://winnow.example/' },
+    { WINNOW_API_URL: 'not a url', WINNOW_API_TOKEN: 'serach:abcdefghijklmnopqr,short' },
+    { WINNOW_API_TOKEN: 'operate:has space in it here' },
+  ];
+  for (const source of cases) {
+    const whole = outcome(() => {
+      const env = loadEnv(source);
+      return { WINNOW_API_TOKEN: env.WINNOW_API_TOKEN, WINNOW_API_URL: env.WINNOW_API_URL };
+    });
+    assert.deepEqual(outcome(() => loadApiEnv(source)), whole, JSON.stringify(source));
+  }
+  assert.match(String(outcome(() => loadApiEnv(cases[4] as NodeJS.ProcessEnv))), /WINNOW_API_TOKEN\.0: unknown token scope "serach".*WINNOW_API_TOKEN\.1: each token.*WINNOW_API_URL: must be a URL/);
 });

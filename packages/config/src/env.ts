@@ -1,9 +1,28 @@
 import { availableParallelism } from 'node:os';
 import { SINGLE_PAGE_METHOD_NAMES, TEMPLATE_METHOD_NAMES } from '@winnow/extract/names';
 import { z } from 'zod';
-import { API_ENV_SCHEMA, ConfigError, list, parseEnv, url } from './apiEnv.js';
+import { API_URL_PROTOCOLS, type Checked, ConfigError, checkApiTokens, checkUrl, splitList } from './apiEnv.js';
 
 export { type ApiToken, ConfigError, MIN_TOKEN_LENGTH, type TokenScope } from './apiEnv.js';
+
+/** A plain check of `apiEnv.ts` as a schema field: its problems become the schema's issues, at their paths. */
+const checked = <Value>(check: (text: string | undefined) => Checked<Value>) =>
+  z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      const { value, problems } = check(text);
+      for (const problem of problems) context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+      return value;
+    });
+
+const url = (protocols: readonly string[]) => checked((text) => checkUrl(text, protocols));
+
+/** A comma-separated list; unset or empty is an empty list. */
+const list = z
+  .string()
+  .optional()
+  .transform((text) => splitList(text));
 
 /** Unset and empty are the same thing for an environment variable. */
 const optionalText = z.preprocess((value) => (value === '' ? undefined : value), z.string().optional());
@@ -60,11 +79,11 @@ export const ENV_SCHEMA = z.object({
    * `metrics:…` for a Prometheus scraper, `operate:…` for operators; a token without a scope is an `operate` token). With none, only a
    * loopback `WINNOW_API_HOST` is allowed. The CLI sends one of them when it talks to an API.
    */
-  WINNOW_API_TOKEN: API_ENV_SCHEMA.shape.WINNOW_API_TOKEN,
+  WINNOW_API_TOKEN: checked(checkApiTokens),
   /** `Host` header values the API accepts besides its own address and loopback names (DNS-rebinding guard). */
   WINNOW_API_ALLOWED_HOSTS: list,
   /** The API the CLI's operator commands talk to instead of opening the database itself, e.g. `http://10.0.0.5:8080`. */
-  WINNOW_API_URL: API_ENV_SCHEMA.shape.WINNOW_API_URL,
+  WINNOW_API_URL: url(API_URL_PROTOCOLS),
   /** The User-Agent of every request the crawler makes; robots.txt groups are matched against its first word. */
   WINNOW_USER_AGENT: optionalText.transform((value) => value ?? DEFAULT_USER_AGENT),
   /**
@@ -198,11 +217,22 @@ export type Env = Omit<z.infer<typeof ENV_SCHEMA>, 'WINNOW_QUEUE_PREFIX'> & { WI
 /** The part of a key Redis Cluster hashes: the first `{…}` with something inside. */
 const HASH_TAG = /\{[^{}]+\}/;
 
+/** Parses the variables the schema names from `source`; every problem is named in one `ConfigError`. */
+function parseEnv(source: NodeJS.ProcessEnv): z.infer<typeof ENV_SCHEMA> {
+  const picked = Object.fromEntries(Object.keys(ENV_SCHEMA.shape).map((name) => [name, source[name]]));
+  const parsed = ENV_SCHEMA.safeParse(picked);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}
+
 /** The names of every environment variable the configuration schema knows. */
 export const ENV_NAMES: readonly string[] = Object.keys(ENV_SCHEMA.shape);
 
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const env = parseEnv(ENV_SCHEMA, source);
+  const env = parseEnv(source);
   const cluster = env.WINNOW_REDIS_MODE === 'cluster';
   const prefix = env.WINNOW_QUEUE_PREFIX ?? (cluster ? '{winnow}' : 'winnow');
   const problems = [
