@@ -195,3 +195,41 @@ test('the engines run the versions the tests run', () => {
   for (const engine of ['postgres', 'redis', 'elasticsearch'])
     assert.equal(find('StatefulSet', engine)?.spec.template.spec.containers[0].image, compose.services[engine].image, `${engine}: as docker-compose.yml`);
 });
+
+/**
+ * The comment above each container's `resources` in the raw YAML: where its figures come from.
+ * What it quotes ("…") from docs/capacity.md must still be there, so that a new measurement there
+ * shows up here as a failing test instead of a stale comment.
+ */
+function resourcesComment(file: string, container: string): string {
+  const lines = readFileSync(join(k8s, file), 'utf8').split('\n');
+  const start = lines.findIndex((line) => line.trim() === `- name: ${container}`);
+  assert.ok(start >= 0, `${file}: container ${container}`);
+  const resources = lines.findIndex((line, index) => index > start && line.trim() === 'resources:');
+  assert.ok(resources > start, `${file}: ${container} has resources`);
+  const comment: string[] = [];
+  for (let index = resources - 1; lines[index]?.trim().startsWith('#'); index--) comment.unshift((lines[index] as string).trim().slice(1).trim());
+  return comment.join(' ');
+}
+
+test("the requests of what the capacity benchmark measures quote docs/capacity.md's figures as they are there; the rest say they are provisional", () => {
+  const capacity = readFileSync(join(root, 'docs/capacity.md'), 'utf8').replaceAll('**', '').replace(/\s+/g, ' ');
+  const measured: [string, string][] = [
+    ['winnow/api.yaml', 'api'],
+    ['winnow/crawler.yaml', 'crawler'],
+    ['winnow/extractor.yaml', 'extractor'],
+    ['engines/redis.yaml', 'redis'],
+  ];
+  for (const [file, container] of measured) {
+    const comment = resourcesComment(file, container);
+    assert.match(comment, /docs\/capacity\.md/, `${container}: its requests name docs/capacity.md`);
+    const quotes = [...comment.matchAll(/"([^"]+)"/g)].map((match) => match[1] as string);
+    assert.ok(quotes.length > 0, `${container}: its requests quote the figures they come from`);
+    for (const quote of quotes) assert.ok(capacity.includes(quote), `${container}: docs/capacity.md no longer says "${quote}"`);
+  }
+  for (const [file, container] of [
+    ['winnow/indexer.yaml', 'indexer'],
+    ['winnow/templater.yaml', 'templater'],
+  ] as const)
+    assert.match(resourcesComment(file, container), /Provisional/, `${container}: unmeasured requests are called provisional`);
+});
