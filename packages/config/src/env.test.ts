@@ -89,7 +89,14 @@ test('a command sent to an API reads its two settings by the same rules as the w
       const env = loadEnv(source);
       return { WINNOW_API_TOKEN: env.WINNOW_API_TOKEN, WINNOW_API_URL: env.WINNOW_API_URL };
     });
-    assert.deepEqual(outcome(() => loadApiEnv(source)), whole, JSON.stringify(source));
+    assert.deepEqual(
+      outcome(() => loadApiEnv(source)),
+      whole,
+      JSON.stringify(source),
+    );
   }
-  assert.match(String(outcome(() => loadApiEnv(cases[4] as NodeJS.ProcessEnv))), /WINNOW_API_TOKEN\.0: unknown token scope "serach".*WINNOW_API_TOKEN\.1: each token.*WINNOW_API_URL: must be a URL/);
+  assert.match(
+    String(outcome(() => loadApiEnv(cases[4] as NodeJS.ProcessEnv))),
+    /WINNOW_API_TOKEN\.0: unknown token scope "serach".*WINNOW_API_TOKEN\.1: each token.*WINNOW_API_URL: must be a URL/,
+  );
 });

@@ -213,7 +213,9 @@ export class ElasticsearchIndex implements SearchIndex {
         query: {
           bool: {
             must: [
-              ...phrases.map((words) => this.#matching({ match_phrase: { main_words: words.join(' ') } }, { match_phrase: { 'main_text.exact': words.join(' ') } })),
+              ...phrases.map((words) =>
+                this.#matching({ match_phrase: { main_words: words.join(' ') } }, { match_phrase: { 'main_text.exact': words.join(' ') } }),
+              ),
               ...(terms.length > 0
                 ? [
                     this.#matching(
