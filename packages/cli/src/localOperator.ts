@@ -1,29 +1,23 @@
+import type { Runtime } from '@winnow/runtime';
+// The operations of the commands run most (status, sites, crawls, search); the rest of the runtime
+// (pages, templates, explanations, exports: the extraction core, diff, CSV) loads when asked for.
 import {
   addSite,
   crawlLog,
-  exportSite,
   listSites,
   openCrawl,
-  pageExtraction,
-  pageExplanation,
   pipelineStatus,
   removeSite,
   replaceSite,
-  requestTemplates,
   search,
-  sitePages,
-  siteTemplates,
-  templateDiff,
-  templateHealthHistory,
-  templateJob,
-  templateVersion,
   startCrawl,
   stopCrawl,
   updateSite,
-  type Runtime,
-} from '@winnow/runtime';
+} from '@winnow/runtime/operations';
 import type { Operator } from './operatorContract.js';
 import { closeAll, followPipeline, startWorkers } from './pipeline.js';
+
+const runtime = () => import('@winnow/runtime');
 
 /** The pipeline opened in this process (the operator of a command with no `WINNOW_API_URL`). */
 export function localOperator(rt: Runtime): Operator {
@@ -38,17 +32,17 @@ export function localOperator(rt: Runtime): Operator {
     unfinishedCrawl: async (name) => (rt.privateRedis ? openCrawl(rt, name) : undefined),
     stopCrawl: (name) => stopCrawl(rt, name),
     crawlLog: (name, params) => crawlLog(rt, name, params),
-    sitePages: (name, params) => sitePages(rt, name, params),
-    page: (url, site) => pageExtraction(rt, { url, site }),
-    explainPage: (url, site) => pageExplanation(rt, { url, site }),
-    requestTemplates: async (name) => (await requestTemplates(rt, name)).job,
-    templateJob: (name, id) => templateJob(rt, name, id),
-    listTemplates: (site) => siteTemplates(rt, site),
-    templateVersion: (site, params) => templateVersion(rt, site, params),
-    templateDiff: (site, params) => templateDiff(rt, site, params),
-    templateHealth: (site, params) => templateHealthHistory(rt, site, params),
+    sitePages: async (name, params) => (await runtime()).sitePages(rt, name, params),
+    page: async (url, site) => (await runtime()).pageExtraction(rt, { url, site }),
+    explainPage: async (url, site) => (await runtime()).pageExplanation(rt, { url, site }),
+    requestTemplates: async (name) => (await (await runtime()).requestTemplates(rt, name)).job,
+    templateJob: async (name, id) => (await runtime()).templateJob(rt, name, id),
+    listTemplates: async (site) => (await runtime()).siteTemplates(rt, site),
+    templateVersion: async (site, params) => (await runtime()).templateVersion(rt, site, params),
+    templateDiff: async (site, params) => (await runtime()).templateDiff(rt, site, params),
+    templateHealth: async (site, params) => (await runtime()).templateHealthHistory(rt, site, params),
     search: (params) => search(rt, params),
-    exportSite: async (name, format) => (await exportSite(rt, name, format)).chunks,
+    exportSite: async (name, format) => (await (await runtime()).exportSite(rt, name, format)).chunks,
     status: () => pipelineStatus(rt),
     follow: async (sites) => {
       const services = rt.privateRedis ? await startWorkers(rt) : [];

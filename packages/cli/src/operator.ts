@@ -68,15 +68,27 @@ export async function withOperator<T>(work: (operator: Operator) => Promise<T>, 
   // The API's settings alone: a command sent to an API loads neither the rest of the configuration nor the pipeline.
   const env = loadApiEnv();
   if (env.WINNOW_API_URL) return work(remoteOperator(new ApiClient(env.WINNOW_API_URL, env.WINNOW_API_TOKEN)));
+  // Without DATABASE_URL, the embedded database's thread starts before anything else loads: its
+  // start is most of a one-shot command's (the configuration still decides what it opens).
+  if (!process.env.DATABASE_URL) (await import('@winnow/storage/db')).prestartEmbeddedDatabase(options.follows === true);
   // Loaded only here: the pipeline's modules are no business of a command sent to an API.
   const [{ withRuntime }, { EmbeddedDatabaseBusyError }] = await Promise.all([import('./pipeline.js'), import('@winnow/runtime/open')]);
-  // The operations (half the workspace) load while the runtime opens: the embedded database starts
-  // in a thread of its own meanwhile. Awaited once the runtime is open; a failure to load is not
-  // left unheard if opening fails first.
-  const operations = import('./localOperator.js');
-  operations.catch(() => undefined);
+  // The operations (half the workspace) load while the embedded database starts in a thread of its
+  // own, once that thread is started (`loadWhileOpening`).
+  let operations: Promise<typeof import('./localOperator.js')> | undefined;
+  const loadOperations = () => {
+    operations ??= import('./localOperator.js');
+    return operations;
+  };
   try {
-    return await withRuntime(async (rt) => work((await operations).localOperator(rt)), {}, { runsWorkers: options.follows === true });
+    return await withRuntime(
+      async (rt) => work((await loadOperations()).localOperator(rt)),
+      {},
+      {
+        runsWorkers: options.follows === true,
+        loadWhileOpening: loadOperations,
+      },
+    );
   } catch (error) {
     if (!(error instanceof EmbeddedDatabaseBusyError)) throw error;
     if (error.apiUrl === undefined) {

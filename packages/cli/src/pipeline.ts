@@ -1,6 +1,6 @@
 import type { Service } from '@winnow/runtime';
 // The runtime's opening alone: a one-shot command loads the operations it runs while the database opens (`withOperator`).
-import { createLogger, openRuntime, type Runtime } from '@winnow/runtime/open';
+import { openRuntime, type Runtime, type RuntimeOptions } from '@winnow/runtime/open';
 import { commandEnv } from './commandEnv.js';
 import type { PipelineWatch } from './progress.js';
 import type { WorkerName } from './workerNames.js';
@@ -69,9 +69,13 @@ export async function openCommandRuntime(
   overrides: Partial<Record<string, string>> = {},
   logLevel: 'warn' | 'info' = 'warn',
   runsWorkers = true,
+  loadWhileOpening?: RuntimeOptions['loadWhileOpening'],
 ): Promise<Runtime> {
-  const env = commandEnv(overrides, logLevel);
-  return openRuntime(env, { log: createLogger(env, 'winnow'), maintainDatabase: runsWorkers, queues: runsWorkers });
+  return openRuntime(commandEnv(overrides, logLevel), {
+    maintainDatabase: runsWorkers,
+    queues: runsWorkers,
+    ...(loadWhileOpening ? { loadWhileOpening } : {}),
+  });
 }
 
 /** Exit status of a command interrupted by a signal (128 + SIGINT's number, as shells report it). */
@@ -87,9 +91,9 @@ const INTERRUPTED_EXIT = 130;
 export async function withRuntime<T>(
   work: (rt: Runtime) => Promise<T>,
   overrides: Partial<Record<string, string>> = {},
-  options: { runsWorkers?: boolean } = {},
+  options: { runsWorkers?: boolean; loadWhileOpening?: RuntimeOptions['loadWhileOpening'] } = {},
 ): Promise<T> {
-  const rt = await openCommandRuntime(overrides, 'warn', options.runsWorkers === true);
+  const rt = await openCommandRuntime(overrides, 'warn', options.runsWorkers === true, options.loadWhileOpening);
   const interrupt = async (): Promise<void> => {
     process.once('SIGINT', () => process.exit(INTERRUPTED_EXIT));
     process.once('SIGTERM', () => process.exit(INTERRUPTED_EXIT));

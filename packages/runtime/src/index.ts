@@ -1,4 +1,5 @@
-export { announceApi, apiUrlFor, createLogger, EmbeddedDatabaseBusyError, openRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+export { createLogger } from './logger.js';
+export { announceApi, apiUrlFor, EmbeddedDatabaseBusyError, openRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 export {
   addSite,
   CRAWL_LOG_PAGE_SIZE,

@@ -1,13 +1,15 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { objectStoreOptions, openWarcArchive, type WarcArchive } from '@winnow/archive';
+import type { WarcArchive } from '@winnow/archive';
+import { objectStoreOptions } from '@winnow/archive/objectStore';
 import type { Env } from '@winnow/config';
 import type { CpuPool } from './cpu/pool.js';
 import type { PipelineQueues, PrivateRedis, QueueSettings } from '@winnow/queue';
 import type { PipelineMetrics } from '@winnow/metrics';
 import type { SearchIndex } from '@winnow/search';
-import { type BodyStore, migrate, openDb, type Db, postgresBodies } from '@winnow/storage';
-import { pino, type Logger } from 'pino';
+import type { BodyStore } from '@winnow/storage';
+import { openDb, type Db } from '@winnow/storage/db';
+import type { Logger } from 'pino';
 import lockfile from 'proper-lockfile';
 
 /** What every service works with, opened once per process from the configuration. */
@@ -79,7 +81,13 @@ export function announceApi(rt: Runtime, url: string): void {
 }
 
 export interface RuntimeOptions {
+  /** The process's logger; by default `createLogger(env, 'winnow')`. */
   log?: Logger;
+  /**
+   * Modules the caller needs once the runtime is open, loaded while the database opens: started
+   * after the embedded database's thread, so that their loading never delays its start.
+   */
+  loadWhileOpening?: () => Promise<unknown>;
   /**
    * Keep an embedded database's planner statistics as autovacuum would (`openDb`'s `maintenance`):
    * on by default; off for a command that opens it for a moment and ends.
@@ -96,14 +104,6 @@ export interface RuntimeOptions {
 }
 
 /**
- * The logger of a server or worker: pino, one JSON object a line on stderr, at `WINNOW_LOG_LEVEL`.
- * `name` says which process wrote the line (`crawler`, `winnow` for `winnow up`).
- */
-export function createLogger(env: Env, name: string): Logger {
-  return pino({ name, level: env.WINNOW_LOG_LEVEL }, pino.destination(2));
-}
-
-/**
  * Opens the database (Postgres by `DATABASE_URL`, else PGlite in `WINNOW_DATA_DIR`, migrated
  * either way), Redis (by `REDIS_URL`, else a private `redis-server`, unless `options.queues` is false), the search index
  * (Elasticsearch by `ELASTICSEARCH_URL`, else Postgres full-text search) and the body store (WARC
@@ -113,10 +113,12 @@ export function createLogger(env: Env, name: string): Logger {
  * clear message instead of corrupting it.
  */
 export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promise<Runtime> {
-  const log = options.log ?? createLogger(env, 'winnow');
+  // The default logger loads while the database opens; what fails before it has loaded goes to stderr as it is.
+  let log: Logger | undefined = options.log;
+  const warn = (error: unknown, message: string) => (log ? log.warn({ err: error }, message) : process.stderr.write(`${message}: ${String(error)}\n`));
   const cleanups: (() => Promise<void>)[] = [];
   const closeAll = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => log.warn({ err: error }, 'cleanup failed'));
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => warn(error, 'cleanup failed'));
   };
   try {
     // The object store's settings are checked before anything is opened.
@@ -126,23 +128,30 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
       databaseUrl: env.DATABASE_URL,
       dataDir: env.WINNOW_DATA_DIR,
       maintenance: options.maintainDatabase ?? true,
-      onError: (error) => log.warn({ err: error }, 'the database failed outside a query (a lost connection is opened again by the next query)'),
+      onError: (error) => warn(error, 'the database failed outside a query (a lost connection is opened again by the next query)'),
     }).then((db) => {
       cleanups.push(() => db.close());
       return db;
     });
-    // The rest of the runtime's modules load while the database opens (PGlite starts in a thread of
-    // its own): a one-shot command's start is then the longer of the two, not their sum (docs/design.md).
-    const [db, { PipelineMetrics }, { ElasticsearchIndex, PostgresSearchIndex }, { CpuPool }] = await Promise.all([
-      opening,
-      import('@winnow/metrics'),
-      import('@winnow/search'),
-      import('./cpu/pool.js'),
-    ]);
+    // Everything else loads while the database opens (PGlite starts in a thread of its own, which
+    // the modules above are all that comes before): a one-shot command's start is then the longer
+    // of the two, not their sum (docs/design.md, "The command line's start-up").
+    const [db, { createLogger }, { migrate, postgresBodies }, archiveModule, { PipelineMetrics }, { ElasticsearchIndex, PostgresSearchIndex }, { CpuPool }] =
+      await Promise.all([
+        opening,
+        import('./logger.js'),
+        import('@winnow/storage'),
+        storeOptions ? import('@winnow/archive') : undefined,
+        import('@winnow/metrics'),
+        import('@winnow/search'),
+        import('./cpu/pool.js'),
+        options.loadWhileOpening?.(),
+      ]);
+    log ??= createLogger(env, 'winnow');
     const metrics = new PipelineMetrics();
     const applied = await migrate(db);
     if (applied.length > 0) log.info({ applied }, 'migrations applied');
-    const archive = storeOptions && openWarcArchive(db, env, storeOptions);
+    const archive = storeOptions && archiveModule?.openWarcArchive(db, env, storeOptions);
     const bodies = archive?.bodies ?? postgresBodies(db);
     cleanups.push(() => bodies.close());
 

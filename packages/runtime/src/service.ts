@@ -2,7 +2,8 @@ import { ConfigError, type Env, loadEnv } from '@winnow/config';
 import { recordPageFailure, type Stage } from '@winnow/storage';
 import { startActivityLog } from './activity.js';
 import { whileUnavailable } from './retry.js';
-import { createLogger, openRuntime, type Runtime } from './runtime.js';
+import { createLogger } from './logger.js';
+import { openRuntime, type Runtime } from './runtime.js';
 import { startWorkerPort, type WorkerPort } from './workerPort.js';
 
 /** A started worker or server of the pipeline. */

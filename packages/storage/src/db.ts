@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { failureReason } from '@winnow/config';
-import pg from 'pg';
-import type { PgliteReply, PgliteRequest, PgliteThreadData } from './pgliteThread.js';
+import { failureReason } from '@winnow/config/errors';
+import type pg from 'pg';
+import type { PgliteOpen, PgliteReply, PgliteRequest, PgliteThreadData, PgliteThreadEarly } from './pgliteThread.js';
 
 /** What a query runs on: the database, or one transaction of it. */
 export interface Queryable {
@@ -58,7 +58,9 @@ export async function openDb(options: DbOptions): Promise<Db> {
     if (dataDir !== 'memory' && !existsSync(join(dataDir, 'PG_VERSION'))) await (await openPglite({ dataDir, maintain: false })).close();
     return openPglite({ dataDir, maintain: options.maintenance ?? true }, options.onError);
   }
-  const db = openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onError);
+  // Loaded here: the embedded database's commands never need the Postgres client.
+  const { default: pgClient } = await import('pg');
+  const db = openPostgres(pgClient, options.databaseUrl, options.poolSize ?? 10, options.onError);
   try {
     await db.query('SELECT 1');
   } catch (error) {
@@ -73,9 +75,9 @@ export class DatabaseUnavailableError extends Error {
   override readonly name = 'DatabaseUnavailableError';
 }
 
-function openPostgres(url: string, poolSize: number, onError: (error: Error) => void = () => undefined): Db {
+function openPostgres(pgClient: typeof pg, url: string, poolSize: number, onError: (error: Error) => void = () => undefined): Db {
   // A server that drops packets fails a connection after 10 s instead of the system's TCP timeout.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
+  const pool = new pgClient.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', onError);
   const onClient = (client: pg.PoolClient | pg.Pool): Queryable => ({
@@ -131,9 +133,40 @@ class PgliteError extends Error {
   }
 }
 
+const PGLITE_THREAD = new URL('./pgliteThread.js', import.meta.url);
+
+/** A database thread started before its data directory was known, for the next `openDb` of an embedded database. */
+let prestarted: { worker: Worker; maintain: boolean; ended: boolean; ignore: (error: Error) => void } | undefined;
+
+/**
+ * Starts the embedded database's thread now, before the configuration that names its directory is
+ * read: it loads and compiles PGlite while this thread loads the rest, and the next `openDb` of an
+ * embedded database opens its directory there. A one-shot command's start is mostly that thread's
+ * work (`pnpm bench cli`). `maintenance` is what that `openDb` will be given. Unused, it keeps
+ * nothing alive.
+ */
+export function prestartEmbeddedDatabase(maintenance: boolean): void {
+  if (prestarted) return;
+  const worker = new Worker(PGLITE_THREAD, { workerData: { early: { maintain: maintenance } } satisfies PgliteThreadEarly });
+  worker.unref();
+  // A thread that fails before it is used is not used: `openPglite` starts another, which reports.
+  const thread = { worker, maintain: maintenance, ended: false, ignore: () => undefined };
+  worker.on('error', thread.ignore).once('exit', () => {
+    thread.ended = true;
+  });
+  prestarted = thread;
+}
+
 /** PGlite in a thread of its own (`pgliteThread.ts`): the same SQL, off the event loop. */
 async function openPglite(data: PgliteThreadData, onError: (error: Error) => void = () => undefined): Promise<Db> {
-  const worker = new Worker(new URL('./pgliteThread.js', import.meta.url), { workerData: data });
+  const ready = prestarted && !prestarted.ended && prestarted.maintain === data.maintain ? prestarted : undefined;
+  if (prestarted && !ready) void prestarted.worker.terminate();
+  prestarted = undefined;
+  const worker = ready?.worker ?? new Worker(PGLITE_THREAD, { workerData: data });
+  if (ready) {
+    worker.off('error', ready.ignore).ref();
+    worker.postMessage({ open: data } satisfies PgliteOpen);
+  }
   const pending = new Map<number, { resolve(result: unknown): void; reject(error: Error): void }>();
   let nextId = 1;
   let failure: Error | undefined;

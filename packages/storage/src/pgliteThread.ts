@@ -1,6 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { setFlagsFromString } from 'node:v8';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions, type Transaction } from '@electric-sql/pglite';
 
 /**
  * The embedded database's own thread: PGlite (Postgres compiled to WebAssembly) spends most of an
@@ -16,6 +17,11 @@ export type PgliteRequest = { id: number } & (
   | { op: 'end'; tx: number; commit: boolean }
   | { op: 'close' }
 );
+
+/** What a thread started before its data directory was known (`prestartEmbeddedDatabase`) is sent first. */
+export interface PgliteOpen {
+  open: PgliteThreadData;
+}
 
 export type PgliteReply =
   | { id: number; result: unknown }
@@ -56,6 +62,35 @@ interface OpenTransaction {
   done: Promise<unknown>;
 }
 
+/**
+ * What a thread started early (`prestartEmbeddedDatabase`) is started with: whether the process
+ * stays (`PgliteThreadData.maintain`), known before the directory is.
+ */
+export interface PgliteThreadEarly {
+  early: { maintain: boolean };
+}
+
+/** PGlite's WebAssembly compiled and its file bundle read, ahead of `PGlite.create` (its `pgliteWasmModule` and `fsBundle`). */
+type PgliteAssets = Required<Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>>;
+
+/** The global WebAssembly API, which the ES library types this workspace compiles against do not declare. */
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<PgliteAssets['pgliteWasmModule']> } }).WebAssembly;
+
+/**
+ * Compiles PGlite's WebAssembly and reads its file bundle, from the files `PGlite.create` itself
+ * reads: what a thread started early does while it waits for its directory, a sixth of PGlite's
+ * start. Undefined when they cannot be read (another PGlite build): `create` then reads them itself.
+ */
+async function loadAssets(): Promise<PgliteAssets | undefined> {
+  try {
+    const dist = new URL('.', import.meta.resolve('@electric-sql/pglite'));
+    const [code, bundle] = await Promise.all([readFile(new URL('pglite.wasm', dist)), readFile(new URL('pglite.data', dist))]);
+    return { pgliteWasmModule: await wasm.compile(code), fsBundle: new Blob([bundle]) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** What the thread is started with (`workerData`). */
 export interface PgliteThreadData {
   dataDir: string;
@@ -67,9 +102,14 @@ export interface PgliteThreadData {
   maintain: boolean;
 }
 
-async function serve(port: NonNullable<typeof parentPort>, { dataDir, maintain: maintained }: PgliteThreadData): Promise<void> {
+/** Opens the database and returns what answers each request. */
+async function serve(
+  port: NonNullable<typeof parentPort>,
+  { dataDir, maintain: maintained }: PgliteThreadData,
+  assets: PgliteAssets | undefined,
+): Promise<(request: PgliteRequest) => void> {
   if (!maintained) compileForOneShot();
-  const lite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, maintained ? {} : { startParams: ONE_SHOT_START });
+  const lite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, { ...assets, ...(maintained ? {} : { startParams: ONE_SHOT_START }) });
   const maintenance = maintained ? maintain(lite, (message) => port.postMessage({ background: message } satisfies PgliteReply)) : undefined;
   const open = new Map<number, OpenTransaction>();
   let nextTx = 1;
@@ -123,7 +163,7 @@ async function serve(port: NonNullable<typeof parentPort>, { dataDir, maintain: 
     }
   };
 
-  port.on('message', (request: PgliteRequest) => {
+  return (request) => {
     run(request).then(
       (result) => port.postMessage({ id: request.id, result } satisfies PgliteReply),
       (error: Error & { code?: string; detail?: string }) =>
@@ -132,7 +172,7 @@ async function serve(port: NonNullable<typeof parentPort>, { dataDir, maintain: 
           error: { message: error.message, name: error.name, ...(error.code ? { code: error.code } : {}), ...(error.detail ? { detail: error.detail } : {}) },
         } satisfies PgliteReply),
     );
-  });
+  };
 }
 
 /**
@@ -164,4 +204,30 @@ function maintain(lite: PGlite, report: (message: string) => void): { stop(): vo
   };
 }
 
-if (parentPort) await serve(parentPort, workerData as PgliteThreadData);
+/**
+ * Requests are answered once the database is open; those sent before wait in order. A thread
+ * started with its directory (`PgliteThreadData`) opens it at once; one started early
+ * (`PgliteThreadEarly`) prepares PGlite meanwhile and opens what its first message names.
+ */
+function listen(port: NonNullable<typeof parentPort>, start: PgliteThreadData | PgliteThreadEarly): void {
+  const waiting: PgliteRequest[] = [];
+  let answer: ((request: PgliteRequest) => void) | undefined;
+  let assets: Promise<PgliteAssets | undefined> = Promise.resolve(undefined);
+  const open = async (data: PgliteThreadData) => {
+    answer = await serve(port, data, await assets);
+    for (const request of waiting.splice(0)) answer(request);
+  };
+  // A database that cannot be opened rejects unheard here: the thread ends, and the caller hears its error.
+  port.on('message', (message: PgliteRequest | PgliteOpen) => {
+    if ('open' in message) void open(message.open);
+    else if (answer) answer(message);
+    else waiting.push(message);
+  });
+  if ('early' in start) {
+    // The flag comes before the compile it governs.
+    if (!start.early.maintain) compileForOneShot();
+    assets = loadAssets();
+  } else void open(start);
+}
+
+if (parentPort) listen(parentPort, workerData as PgliteThreadData | PgliteThreadEarly);
