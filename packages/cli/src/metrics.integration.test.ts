@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { buildApi } from '@winnow/api';
 import { loadEnv } from '@winnow/config';
 import { type GeneratedSite, serveGeneratedSite } from '@winnow/crawler/testing';
-import { addSite, crawlStatus, openRuntime, type Runtime, requireSite, startCrawl, startWorkerPort, waitForIdle } from '@winnow/runtime';
+import { addSite, crawlStatus, hostsView, openRuntime, type Runtime, requireSite, startCrawl, startWorkerPort, waitForIdle } from '@winnow/runtime';
 import type { FastifyInstance } from 'fastify';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { pino } from 'pino';
@@ -142,6 +142,19 @@ describe('/metrics after a real crawl', () => {
     assert.equal(total(families, 'winnow_crawls_started_total', { site: 'harbour' }), 1);
     assert.equal(total(families, 'winnow_crawls_ended_total', { site: 'harbour', state: 'finished' }), 1);
     assert.equal(total(families, 'winnow_frontier_urls', { site: 'harbour' }), 0, 'nothing left to fetch');
+  });
+
+  test("the hosts screen's data: the host's back-off, robots.txt state, interval and last errors, nothing left in flight", async () => {
+    const host = new URL(site.origin).host;
+    const [row] = (await hostsView(rt)).filter((entry) => entry.host === host);
+    assert.ok(row, JSON.stringify(await hostsView(rt)));
+    assert.deepEqual(row.sites, ['harbour']);
+    assert.deepEqual([row.inFlight, row.queued, row.waiting, row.nextFetchAt], [0, 0, 0, null], 'the crawl is over');
+    assert.equal(row.robots, 'readable');
+    assert.equal(row.backoffs, total(families, 'winnow_host_backoffs_total', { host }), 'the back-offs the metrics count');
+    assert.equal(row.intervalMs, (await requireSite(rt, 'harbour')).config.delayMs ?? 0, "the site's pace");
+    assert.ok(row.fetched >= site.paths.length - 1, `${row.fetched} URLs fetched`);
+    assert.ok(row.lastErrors.length > 0 && row.lastErrors.length <= 3, JSON.stringify(row.lastErrors));
   });
 
   test('extraction, templates and the index are counted as the database records them', async () => {
