@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { type ApiService, startApi } from '@winnow/api';
 import { loadEnv } from '@winnow/config';
 import { type DemoWeb, serveDemoWeb } from '@winnow/demo-corpus';
-import { addSite, openRuntime, pageExplanation, type Runtime, sitePages, startCrawl, waitForIdle } from '@winnow/runtime';
+import { addSite, openRuntime, pageExplanation, pipelineStatus, type Runtime, sitePages, startCrawl, waitForIdle } from '@winnow/runtime';
 import { findSite } from '@winnow/storage';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { demoPhrases } from './commands/demo.js';
@@ -116,6 +118,50 @@ describe('the web console, in Chromium, on a real pipeline run', () => {
     assert.equal(await findSite(rt.db, 'extra'), undefined);
   });
 
+  test('sites: Crawl starts a crawl, and the screen follows its progress live, without being opened again', async () => {
+    // A slow site (each page answered after 600 ms, one at a time): a crawl of several seconds, the screen redrawn every 2 s meanwhile.
+    const slow = createServer((request, response) => {
+      const path = request.url ?? '/';
+      const links = Array.from({ length: 8 }, (_, i) => `<a href="/${i}.html">${i}</a>`).join(' ');
+      if (path !== '/' && !/^\/[0-7]\.html$/.test(path)) return void response.writeHead(404).end();
+      setTimeout(
+        () =>
+          response
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end(`<html><body><p>Page ${path} of the slow site.</p>${path === '/' ? links : ''}</body></html>`),
+        600,
+      );
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+      await addSite(rt, { name: 'slow', seeds: [`${origin}/`], allowPrivateAddresses: true, concurrency: 1 });
+      await open('#/sites');
+      const row = page.locator('tr[data-site="slow"]');
+      assert.match(await row.innerText(), /never crawled/);
+      await row.locator('button:text("Crawl")').click();
+      const seen: string[] = [];
+      // Bounded by the loop, not a verdict: the row is read as the screen redraws itself.
+      for (let i = 0; i < 600 && !/finished:/.test(seen.at(-1) ?? ''); i++) {
+        const progress = (
+          await row
+            .locator('span.crawl')
+            .innerText()
+            .catch(() => '')
+        ).trim();
+        if (progress !== '' && progress !== seen.at(-1)) seen.push(progress);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.match(seen.at(-1) ?? '', /^finished: 9 of 9 URLs done \(9 stored, 0 queued, 0 in flight\)$/, seen.join(' | '));
+      const running = seen.filter((text) => /^running: \d+ of \d+ URLs done/.test(text));
+      assert.ok(running.length >= 1, `the crawl was shown under way: ${seen.join(' | ')}`);
+      assert.equal(page.url().endsWith('#/sites'), true, 'the same screen, redrawn');
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+
   test("a site's screen: its pages, and the URLs the crawl refused with their reasons", async () => {
     await open('#/site?name=gazette');
     await page.screenshot({ path: `${SHOTS}site.png`, fullPage: true });
@@ -127,6 +173,15 @@ describe('the web console, in Chromium, on a real pipeline run', () => {
     );
     const { total } = await sitePages(rt, 'gazette', {});
     assert.match(await page.locator('h2', { hasText: /^Pages \(/ }).innerText(), new RegExp(`Pages \\(${total}\\)`));
+    // Pages per stage: one row of counts, as `status` gives them.
+    const [gazette] = (await pipelineStatus(rt)).sites.filter((entry) => entry.site === 'gazette');
+    assert.ok(gazette);
+    const stages = await page.locator('h2:text("Pages per stage") + table tbody td').allInnerTexts();
+    assert.deepEqual(
+      stages,
+      [gazette.stored, gazette.extracted, gazette.readAlone, gazette.empty, gazette.indexed, gazette.failedExtract, gazette.failedIndex].map(String),
+    );
+    assert.equal(gazette.stored, total, 'every page listed is stored');
   });
 
   test('a failed job is listed with its error, and Retry runs it again', async () => {

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { buildApi } from '@winnow/api';
 import { loadEnv } from '@winnow/config';
 import { type GeneratedSite, serveGeneratedSite } from '@winnow/crawler/testing';
-import { addSite, crawlStatus, openRuntime, type Runtime, requireSite, startCrawl, startWorkerPort, waitForIdle } from '@winnow/runtime';
+import { addSite, crawlStatus, hostsView, openRuntime, type Runtime, requireSite, startCrawl, startWorkerPort, waitForIdle } from '@winnow/runtime';
 import type { FastifyInstance } from 'fastify';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { pino } from 'pino';
@@ -71,12 +71,12 @@ describe('/metrics after a real crawl', () => {
   const logged: { level: number; msg: string; [field: string]: unknown }[] = [];
 
   before(async () => {
-    // Among 60 articles: one missing (404), one a PDF, one disallowed by robots.txt, one that
+    // robots.txt asks for 20 ms between two fetches. Among 60 articles: one missing (404), one a PDF, one disallowed by robots.txt, one that
     // answers 503 once (a back-off, then a retry that stores it), one of another design.
     site = await serveGeneratedSite({
       pages: 60,
       shape: 'listings',
-      robotsTxt: 'User-agent: *\nDisallow: /articles/13.html\n',
+      robotsTxt: 'User-agent: *\nCrawl-delay: 0.02\nDisallow: /articles/13.html\n',
       override: (request, response, seen) => {
         const answers: Record<string, () => void> = {
           '/articles/7.html': () => response.writeHead(404, { 'content-type': 'text/html' }).end('<p>gone</p>'),
@@ -142,6 +142,21 @@ describe('/metrics after a real crawl', () => {
     assert.equal(total(families, 'winnow_crawls_started_total', { site: 'harbour' }), 1);
     assert.equal(total(families, 'winnow_crawls_ended_total', { site: 'harbour', state: 'finished' }), 1);
     assert.equal(total(families, 'winnow_frontier_urls', { site: 'harbour' }), 0, 'nothing left to fetch');
+  });
+
+  test("the hosts screen's data: the host's back-off, robots.txt state, interval in force and last errors, nothing left in flight", async () => {
+    const host = new URL(site.origin).host;
+    const [row] = (await hostsView(rt)).filter((entry) => entry.host === host);
+    assert.ok(row, JSON.stringify(await hostsView(rt)));
+    assert.deepEqual(row.sites, ['harbour']);
+    assert.deepEqual([row.inFlight, row.queued, row.waiting, row.nextFetchAt], [0, 0, 0, null], 'the crawl is over');
+    assert.equal(row.robots, 'readable');
+    assert.equal(row.backoffs, total(families, 'winnow_host_backoffs_total', { host }), 'the back-offs the metrics count');
+    assert.equal((await requireSite(rt, 'harbour')).config.delayMs, 0);
+    assert.equal(row.intervalMs, 20, "robots.txt's Crawl-delay, longer than the site's delayMs: the interval in force");
+    assert.equal(total(families, 'winnow_host_interval_seconds', { host }), 0.02);
+    assert.ok(row.fetched >= site.paths.length - 1, `${row.fetched} URLs fetched`);
+    assert.ok(row.lastErrors.length > 0 && row.lastErrors.length <= 3, JSON.stringify(row.lastErrors));
   });
 
   test('extraction, templates and the index are counted as the database records them', async () => {

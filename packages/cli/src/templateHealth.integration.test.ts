@@ -1,12 +1,25 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { type DemoPage, demoSite, serveDemoWeb } from '@winnow/demo-corpus';
 import { lcsF1 } from '@winnow/eval';
-import { addSite, openRuntime, requestTemplates, type Runtime, siteTemplates, startCrawl, templateDiff, templateVersion, waitForIdle } from '@winnow/runtime';
+import {
+  addSite,
+  openRuntime,
+  pageExplanation,
+  requestTemplates,
+  type Runtime,
+  siteTemplates,
+  startCrawl,
+  templateDiff,
+  templateVersion,
+  waitForIdle,
+} from '@winnow/runtime';
 import { findCrawl, findSite, recordTemplateHealth, siteHealthHistory } from '@winnow/storage';
+import { pino } from 'pino';
 import { closeAll, startWorkers } from './pipeline.js';
 
 async function extractions(rt: Runtime): Promise<{ path: string; main_text: string; read_alone: boolean; runs: number; template_version: number | null }[]> {
@@ -141,7 +154,15 @@ describe('templates that follow their site (the pipeline method, embedded)', () 
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
+    /** What the pipeline logged at warn and above, as pino wrote it: the drift it noticed. */
+    const logged: { msg: string; templateId?: number }[] = [];
+    const kept = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) logged.push(JSON.parse(line));
+        done();
+      },
+    });
+    const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'warn' }), { log: pino({ level: 'warn' }, kept) });
     const services = await startWorkers(rt);
     try {
       await addSite(rt, { name: 'redesigned', seeds: [`${origin}/`], minTemplatePages: 3, templateEveryMs: 0, allowPrivateAddresses: true, concurrency: 1 });
@@ -206,6 +227,33 @@ describe('templates that follow their site (the pipeline method, embedded)', () 
       );
       const mean = meanLcs(rows, gold);
       assert.ok(mean > 0.9, `mean lcs F1 after the redesign ${mean.toFixed(3)}`);
+      // The drift was logged once per template that drifted, with its figures, not once per page read alone.
+      const drifts = logged.filter((line) => line.msg.startsWith('template drift on redesigned'));
+      assert.ok(drifts.length >= 1, JSON.stringify(logged.map((line) => line.msg)));
+      assert.equal(new Set(drifts.map((line) => line.templateId)).size, drifts.length, 'one line per template');
+      assert.match(drifts[0]?.msg ?? '', /^template drift on redesigned \/articles\/:n\.html: \d+ of its \d+ pages read alone; preparing templates again$/);
+      // The inspector's diff against the previous version: an earlier version's reading beside the
+      // page's reading now, whose side is the text the page has.
+      let withPrevious = 0;
+      for (const row of rows.filter((candidate) => (candidate.template_version ?? 0) > first)) {
+        const explanation = await pageExplanation(rt, { url: `${origin}${row.path}`, site: 'redesigned' });
+        const { previous } = explanation;
+        if (!previous) continue;
+        withPrevious++;
+        assert.ok(
+          previous.templateVersion < (explanation.page.templateVersion ?? 0),
+          `${row.path}: version ${previous.templateVersion} before ${explanation.page.templateVersion}`,
+        );
+        assert.equal(
+          previous.diff
+            .filter((line) => line.change !== 'removed')
+            .map((line) => line.text)
+            .join('\n'),
+          explanation.keptText,
+          `${row.path}: the diff's current side is the page's reading`,
+        );
+      }
+      assert.ok(withPrevious > 0, 'pages read by a version after the redesign have one before it to be compared with');
     } finally {
       await closeAll(services);
       await rt.close();

@@ -46,6 +46,11 @@ export class PipelineMetrics {
     'host',
     'state',
   ]);
+  readonly hostInterval = this.#gauge(
+    'winnow_host_interval_seconds',
+    "The pause each crawler keeps between two fetches from a host, as last in force: the site's delayMs or the host's robots.txt Crawl-delay, the longer",
+    ['host'],
+  );
   readonly crawlsStarted = this.#counter('winnow_crawls_started_total', 'Crawls this process started', ['site']);
   readonly crawlsEnded = this.#counter('winnow_crawls_ended_total', 'Crawls this process saw end, by how they ended', ['site', 'state']);
 

@@ -11,12 +11,25 @@ export interface HostView extends HostActivity {
 
 /**
  * The hosts of the sites' latest crawls: in flight, queued and waiting from the shared frontier,
- * robots.txt state and back-offs from this process's metrics (in `winnow up` and the embedded
- * pipeline, every crawler's; with crawlers elsewhere, `/metrics` of each has theirs).
+ * robots.txt state, back-offs and the interval in force from this process's metrics (in `winnow up`
+ * and the embedded pipeline, every crawler's; with crawlers elsewhere, `/metrics` of each has
+ * theirs). The interval is the longer of the sites' `delayMs` and the pause a crawler here last kept
+ * for the host (its robots.txt `Crawl-delay`, when longer).
  */
 export async function hostsView(rt: Runtime): Promise<HostView[]> {
-  const [activity, robots, backoffs] = await Promise.all([hostActivity(rt.db), rt.metrics.robots.get(), rt.metrics.hostBackoffs.get()]);
+  const [activity, robots, backoffs, intervals] = await Promise.all([
+    hostActivity(rt.db),
+    rt.metrics.robots.get(),
+    rt.metrics.hostBackoffs.get(),
+    rt.metrics.hostInterval.get(),
+  ]);
   const robotsOf = new Map(robots.values.filter((sample) => sample.value === 1).map((sample) => [String(sample.labels.host), String(sample.labels.state)]));
   const backoffsOf = new Map(backoffs.values.map((sample) => [String(sample.labels.host), sample.value]));
-  return activity.map((host) => ({ ...host, robots: robotsOf.get(host.host) ?? null, backoffs: backoffsOf.get(host.host) ?? 0 }));
+  const intervalOf = new Map(intervals.values.map((sample) => [String(sample.labels.host), Math.round(sample.value * 1000)]));
+  return activity.map((host) => ({
+    ...host,
+    intervalMs: Math.max(host.intervalMs, intervalOf.get(host.host) ?? 0),
+    robots: robotsOf.get(host.host) ?? null,
+    backoffs: backoffsOf.get(host.host) ?? 0,
+  }));
 }

@@ -147,6 +147,7 @@ async function fetchLeased(context: VisitContext, leased: LeasedUrl, site: Site,
   const crawlDelay = Math.min(rules.crawlDelayMs ?? 0, context.rt.env.WINNOW_MAX_CRAWL_DELAY_MS);
   if (rules.fetchedNow && crawlDelay > config.delayMs) await context.politeness.delayNext(leased.host, crawlDelay);
   const intervalMs = Math.max(config.delayMs, crawlDelay);
+  context.rt.metrics.hostInterval.set({ host: leased.host }, intervalMs / 1000);
   // A robots.txt fetched just now took the host's slot: the page waits its turn behind it. Sent
   // back instead, it would find robots.txt due again whenever it is kept for less than the host's
   // interval, and no page would ever be fetched.
