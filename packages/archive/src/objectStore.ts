@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { ConfigError, type Env } from '@winnow/config';
+import type { Env } from '@winnow/config';
+// The configuration's error alone: the runtime checks these settings before the database opens.
+import { ConfigError } from '@winnow/config/apiEnv';
 import pRetry from 'p-retry';
 
 /** Socket errors that mean the store is not there right now. */

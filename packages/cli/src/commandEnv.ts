@@ -1,4 +1,5 @@
-import { type Env, loadEnv } from '@winnow/config';
+// The environment's schema alone: a command's database opens once it is read (`openRuntime`), so sites' and addresses' rules load later.
+import { type Env, loadEnv } from '@winnow/config/env';
 
 /**
  * A command's configuration. One-shot commands log warnings only unless `WINNOW_LOG_LEVEL` says
