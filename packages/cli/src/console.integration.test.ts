@@ -318,6 +318,7 @@ describe('the web console, in Chromium, on a real pipeline run', () => {
       ]),
       'every recorded measure in order, the drifted ones marked as the extractor judges drift',
     );
+    assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /null|undefined/, 'no diff asked for: nothing drawn in its place');
     const marked = shown.filter((row) => row.drift);
     assert.ok(
       marked.some(({ cells }) => cells[1] === '/articles/:n.html' && Number(cells[2]?.slice(1)) <= first),
