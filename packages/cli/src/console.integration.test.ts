@@ -10,11 +10,13 @@ import { after, before, describe, test } from 'node:test';
 import { type ApiService, startApi } from '@winnow/api';
 import { loadEnv } from '@winnow/config';
 import { type DemoWeb, serveDemoWeb } from '@winnow/demo-corpus';
-import { addSite, openRuntime, pageExplanation, pipelineStatus, type Runtime, sitePages, startCrawl, waitForIdle } from '@winnow/runtime';
-import { findSite } from '@winnow/storage';
+import { addSite, openRuntime, type PageExplanation, pageExplanation, pipelineStatus, type Runtime, sitePages, startCrawl, waitForIdle } from '@winnow/runtime';
+import { DRIFT_MIN_PAGES, DRIFT_SHARE } from '@winnow/extractor';
+import { findSite, siteHealthHistory } from '@winnow/storage';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { demoPhrases } from './commands/demo.js';
 import { closeAll, startWorkers } from './pipeline.js';
+import { type RedesignedSite, redesignedSiteConfig, serveRedesignedSite } from './testing/redesignedSite.js';
 
 const OPERATE = randomBytes(24).toString('hex');
 /**
@@ -38,6 +40,10 @@ describe('the web console, in Chromium, on a real pipeline run', () => {
   let services: Awaited<ReturnType<typeof startWorkers>>;
   let browser: Browser;
   let page: Page;
+  /** A site redesigned after its templates were prepared (served and crawled by the drift test). */
+  let redesigned: RedesignedSite | undefined;
+  /** A site that gained a line on every page after its templates were prepared (the inspector's diff test). */
+  let amended: RedesignedSite | undefined;
   /** Every URL the browser asked for: nothing but the API. */
   const requested: string[] = [];
 
@@ -75,6 +81,8 @@ describe('the web console, in Chromium, on a real pipeline run', () => {
     await closeAll(services ?? []);
     await rt?.close();
     await web?.close();
+    await redesigned?.close();
+    await amended?.close();
     if (!REFRESH_DOCS) await rm(SHOTS, { recursive: true, force: true });
   });
 
@@ -108,6 +116,7 @@ describe('the web console, in Chromium, on a real pipeline run', () => {
 
     await open('#/site/edit?name=extra');
     const config = JSON.parse(await page.inputValue('#edit-site textarea[name=config]'));
+    await page.screenshot({ path: `${SHOTS}edit-site.png` });
     await page.fill('#edit-site textarea[name=config]', JSON.stringify({ ...config, maxPages: 7 }));
     await page.click('#edit-site button[type=submit]');
     await page.waitForSelector('main[data-loaded="#/sites"]');
@@ -275,6 +284,91 @@ describe('the web console, in Chromium, on a real pipeline run', () => {
       assert.match(await row.innerText(), /readable/);
     }
     await page.screenshot({ path: `${SHOTS}hosts.png` });
+  });
+
+  test('templates: after a redesign the pipeline noticed, the health over time marks the drift', async () => {
+    redesigned = await serveRedesignedSite();
+    await addSite(rt, redesignedSiteConfig('redesigned', redesigned));
+    await startCrawl(rt, 'redesigned');
+    await waitForIdle(rt);
+    const first = (await findSite(rt.db, 'redesigned'))?.templateVersion ?? 0;
+    assert.ok(first >= 1, 'templates prepared from the first design');
+    redesigned.redesign();
+    await startCrawl(rt, 'redesigned');
+    await waitForIdle(rt);
+    const drifts = (await rt.metrics.templateDrift.get()).values.filter((value) => value.labels.site === 'redesigned');
+    assert.ok((drifts[0]?.value ?? 0) >= 1, 'the extractor noticed the drift');
+    assert.ok(((await findSite(rt.db, 'redesigned'))?.templateVersion ?? 0) > first, 'and a new version followed');
+
+    await open('#/templates?site=redesigned');
+    const shown = await page
+      .locator('h2:text("Health over time") + table tbody tr')
+      .evaluateAll((rows) =>
+        rows.map((row) => ({ cells: [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? ''), drift: row.querySelector('span.drift') !== null })),
+      );
+    const siteId = (await findSite(rt.db, 'redesigned'))?.id ?? 0;
+    const { entries } = await siteHealthHistory(rt.db, siteId, { offset: 0, limit: 100 });
+    assert.deepEqual(
+      shown.map(({ cells, drift }) => [cells[1], cells[2], cells[3], drift]),
+      entries.map((record) => [
+        record.cluster,
+        `v${record.version}`,
+        String(record.pages),
+        record.pages >= DRIFT_MIN_PAGES && record.readAlone >= DRIFT_SHARE * record.pages,
+      ]),
+      'every recorded measure in order, the drifted ones marked as the extractor judges drift',
+    );
+    assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /null|undefined/, 'no diff asked for: nothing drawn in its place');
+    const marked = shown.filter((row) => row.drift);
+    assert.ok(
+      marked.some(({ cells }) => cells[1] === '/articles/:n.html' && Number(cells[2]?.slice(1)) <= first),
+      `the articles' drift under the first design's templates is marked: ${JSON.stringify(shown)}`,
+    );
+    await page.screenshot({ path: `${SHOTS}templates-drift.png`, fullPage: true });
+  });
+
+  test("the inspector's diff against the previous extraction shows the lines the API's explanation gives", async () => {
+    // A line added to every article after its templates were prepared: read as text until an
+    // analyst's preparation learns that every page repeats it.
+    const LINE = 'Every reader of the Ledger may write to the editors about this story, by letter or by mail.';
+    amended = await serveRedesignedSite({ articles: 12, delayMs: 0 });
+    await addSite(rt, { ...redesignedSiteConfig('amended', amended), concurrency: 4 });
+    await startCrawl(rt, 'amended');
+    await waitForIdle(rt);
+    amended.edit((html) => html.replace('</h2>', `</h2><p>${LINE}</p>`));
+    await startCrawl(rt, 'amended');
+    await waitForIdle(rt);
+    await open('#/templates?site=amended');
+    await page.click('#prepare-now');
+    await page.waitForSelector('#prepare-outcome p.notice:text("done")');
+    await waitForIdle(rt);
+
+    const explain = async (url: string) => {
+      const response = await fetch(`${api.url}/pages/explain?${new URLSearchParams({ url, site: 'amended' })}`, {
+        headers: { authorization: `Bearer ${OPERATE}` },
+      });
+      assert.equal(response.status, 200);
+      return ((await response.json()) as { explanation: PageExplanation }).explanation;
+    };
+    const [article] = (await sitePages(rt, 'amended', { size: 100 })).entries.filter((entry) => entry.url.endsWith('/articles/3.html'));
+    assert.ok(article);
+    const { previous } = await explain(article.url);
+    assert.ok(previous, 'the page has an earlier version to be compared with');
+    assert.ok(
+      previous.diff.some((line) => line.change === 'removed' && line.text === LINE),
+      `the repeated line, read by version ${previous.templateVersion}, is gone: ${JSON.stringify(previous.diff.filter((line) => line.change !== 'same'))}`,
+    );
+    await open(`#/inspect?${new URLSearchParams({ url: article.url, site: 'amended' })}`);
+    const panel = page.locator('#previous');
+    assert.match((await panel.locator('p.muted').textContent()) ?? '', new RegExp(`version ${previous.templateVersion},`));
+    const lines = await panel.locator('.diff > div').evaluateAll((elements) => elements.map((element) => [element.className, element.textContent]));
+    assert.deepEqual(
+      lines,
+      previous.diff.map((line) => [line.change, `${line.change === 'added' ? '+ ' : line.change === 'removed' ? '- ' : '  '}${line.text}`]),
+      'every line of the diff, in order, marked as the API says',
+    );
+    // A removed line is drawn struck through.
+    assert.equal(await page.evaluate(`getComputedStyle(document.querySelector('#previous .diff > div.removed')).textDecorationLine`), 'line-through');
   });
 
   test('the browser asked for nothing but the API', () => {

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { Writable } from 'node:stream';
-import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
-import { type DemoPage, demoSite, serveDemoWeb } from '@winnow/demo-corpus';
+import { serveDemoWeb } from '@winnow/demo-corpus';
 import { lcsF1 } from '@winnow/eval';
 import {
   addSite,
@@ -21,6 +19,7 @@ import {
 import { findCrawl, findSite, recordTemplateHealth, siteHealthHistory } from '@winnow/storage';
 import { pino } from 'pino';
 import { closeAll, startWorkers } from './pipeline.js';
+import { redesignedSiteConfig, serveRedesignedSite } from './testing/redesignedSite.js';
 
 async function extractions(rt: Runtime): Promise<{ path: string; main_text: string; read_alone: boolean; runs: number; template_version: number | null }[]> {
   return rt.db.query(
@@ -142,18 +141,9 @@ describe('templates that follow their site (the pipeline method, embedded)', () 
   });
 
   test('a redesign after the templates were prepared is noticed: a new version, without waiting for the schedule; the diff across it names the paths it changed', async () => {
-    let pages: DemoPage[] = demoSite('ledger', { articles: 30 }).pages;
     // A slow server, so that the recrawl takes long enough for the extractor to notice the redesign before it ends.
-    const server = createServer((request, response) => {
-      const page = pages.find((candidate) => candidate.path === request.url);
-      if (request.url === '/robots.txt' || !page) {
-        response.writeHead(404).end();
-        return;
-      }
-      setTimeout(() => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page.html), 150);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const site = await serveRedesignedSite();
+    const { origin } = site;
     /** What the pipeline logged at warn and above, as pino wrote it: the drift it noticed. */
     const logged: { msg: string; templateId?: number }[] = [];
     const kept = new Writable({
@@ -165,13 +155,13 @@ describe('templates that follow their site (the pipeline method, embedded)', () 
     const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'warn' }), { log: pino({ level: 'warn' }, kept) });
     const services = await startWorkers(rt);
     try {
-      await addSite(rt, { name: 'redesigned', seeds: [`${origin}/`], minTemplatePages: 3, templateEveryMs: 0, allowPrivateAddresses: true, concurrency: 1 });
+      await addSite(rt, redesignedSiteConfig('redesigned', site));
       await startCrawl(rt, 'redesigned');
       await waitForIdle(rt);
       const first = (await siteTemplates(rt, 'redesigned'))[0]?.version ?? 0;
       assert.ok(first >= 1);
 
-      pages = demoSite('almanac', { articles: 30 }).pages; // the same addresses, a new design
+      site.redesign(); // the same addresses, a new design
       const recrawl = await startCrawl(rt, 'redesigned');
       await waitForIdle(rt);
       const ended = (await findCrawl(rt.db, recrawl.id))?.finishedAt;
@@ -215,7 +205,7 @@ describe('templates that follow their site (the pipeline method, embedded)', () 
       assert.ok(shown.current && articles && articles.layouts.length > 0, JSON.stringify(shown));
       assert.deepEqual(articles.contentPaths, [...new Set(articles.layouts.flatMap((layout) => layout.contentPaths))].sort());
       assert.ok(articles.health.pages > 0, 'its pages were read');
-      const gold = new Map(pages.map((page) => [page.path, page.gold]));
+      const gold = new Map(site.pages().map((page) => [page.path, page.gold]));
       const rows = (await extractions(rt)).filter((row) => row.path.startsWith('/articles/'));
       assert.ok(
         rows.every((row) => row.template_version !== null && !row.read_alone),
@@ -257,7 +247,7 @@ describe('templates that follow their site (the pipeline method, embedded)', () 
     } finally {
       await closeAll(services);
       await rt.close();
-      await new Promise((resolve) => server.close(resolve));
+      await site.close();
     }
   });
 });

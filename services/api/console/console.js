@@ -94,7 +94,8 @@ async function show(draw, refreshEveryMs) {
     try {
       const content = await draw();
       if (location.hash !== route) return;
-      screen.replaceChildren(...[content].flat(Number.POSITIVE_INFINITY));
+      // A screen's parts that are absent (null, say: no diff asked for) draw nothing.
+      screen.replaceChildren(...[content].flat(Number.POSITIVE_INFINITY).filter((part) => part !== undefined && part !== null && part !== false));
       screen.dataset.loaded = route;
     } catch (error) {
       if (location.hash === route) screen.replaceChildren(message(error.message));

@@ -2,7 +2,7 @@ import { indexJobId } from '@winnow/queue';
 import { keepPageFailure, type Runtime, type Service, startPipelineWorker } from '@winnow/runtime';
 import { extractPage, NewPageTypes, TemplateCache } from './extractPage.js';
 
-export { extractPage, NewPageTypes, TemplateCache } from './extractPage.js';
+export { DRIFT_MIN_PAGES, DRIFT_SHARE, extractPage, NewPageTypes, TemplateCache } from './extractPage.js';
 
 const VANISHED = 'the page no longer exists (its site was removed)';
 
