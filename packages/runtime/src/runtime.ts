@@ -133,9 +133,9 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
       cleanups.push(() => db.close());
       return db;
     });
-    // Everything else loads while the database opens (PGlite starts in a thread of its own, which
-    // the modules above are all that comes before): a one-shot command's start is then the longer
-    // of the two, not their sum (docs/design.md, "The command line's start-up").
+    // Everything else loads while the database opens (PGlite in a thread of its own); only this
+    // module's own imports come before it, so a one-shot command's start is the longer of the two,
+    // not their sum (docs/design.md, "The command line's start-up").
     const [db, { createLogger }, { migrate, postgresBodies }, archiveModule, { PipelineMetrics }, { ElasticsearchIndex, PostgresSearchIndex }, { CpuPool }] =
       await Promise.all([
         opening,
