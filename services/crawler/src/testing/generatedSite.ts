@@ -22,6 +22,11 @@ export interface GeneratedSiteOptions {
   robotsTxt?: string;
   /** Answers a path differently; return false to fall through to the generated page. */
   override?: (request: IncomingMessage, response: ServerResponse, seen: number) => boolean;
+  /**
+   * Answers these paths only once `until` settles: a test keeps a crawl open, and what the crawl
+   * finds behind them unfound, until the event it waits for has happened.
+   */
+  holdBack?: { paths: readonly string[]; until: Promise<unknown> };
 }
 
 export interface GeneratedSite {
@@ -86,8 +91,12 @@ export async function serveGeneratedSite(options: GeneratedSiteOptions): Promise
     };
     const latency = options.latencyMs;
     const delay = Array.isArray(latency) ? latency[0] + Math.random() * (latency[1] - latency[0]) : (latency ?? 0);
-    if (delay > 0) setTimeout(answer, delay);
-    else answer();
+    const answerLater = () => {
+      if (delay > 0) setTimeout(answer, delay);
+      else answer();
+    };
+    if (options.holdBack?.paths.includes(path)) void options.holdBack.until.then(answerLater);
+    else answerLater();
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
