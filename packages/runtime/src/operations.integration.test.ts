@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv, SiteConfigError } from '@winnow/config';
-import { documentIdFor, MAX_RESULT_WINDOW, type ElasticsearchIndex, type IndexDocument } from '@winnow/search';
-import { elasticsearchForTests, type LocalElasticsearch } from '@winnow/search/testing';
+import { MAX_RESULT_WINDOW, type ElasticsearchIndex, type IndexDocument } from '@winnow/search';
+import { elasticsearchForTests, type LocalElasticsearch, testDocument } from '@winnow/search/testing';
 import { listSites } from '@winnow/storage';
 import { createScratchDatabase, type ScratchDatabase } from '@winnow/storage/testing';
 import {
@@ -30,20 +30,8 @@ import { requestTemplates } from './templates.js';
 
 const siteInput = (name: string) => ({ name, seeds: ['http://127.0.0.1:9/'], templateEveryMs: 0, allowPrivateAddresses: true });
 
-const doc = (site: string, i: number, mainText = `The harbour master number ${i}.`): IndexDocument => {
-  const url = `http://127.0.0.1:9/${i}.html`;
-  return {
-    docId: documentIdFor(site, url),
-    pageId: i,
-    site,
-    url,
-    title: '',
-    pageTitle: '',
-    mainText,
-    templateVersion: 1,
-    extractedAt: new Date('2026-11-01T00:00:00Z'),
-  };
-};
+const doc = (site: string, i: number, mainText = `The harbour master number ${i}.`): IndexDocument =>
+  testDocument({ site, url: `http://127.0.0.1:9/${i}.html`, pageId: i, mainText });
 
 /** Names that cannot be a site's, and that must never reach a query. */
 const IMPOSSIBLE_NAMES = ['a\u0000b', '\u0000', 'News', ' news', 'news ', '-news', 'a/b', '', 'x'.repeat(64), 'news\n'];

@@ -7,19 +7,11 @@ import { DOCUMENT_SCHEME, ElasticsearchIndex, INDEX_BODY } from './elasticsearch
 import { parseQuery } from './query.js';
 import { documentIdFor, MAX_RESULT_WINDOW, SearchIndexError, type IndexDocument } from './searchIndex.js';
 import { WORD_RULE_PHRASES, WORD_RULE_TEXT } from './testing/wordRule.js';
+import { testDocument } from './testing/documents.js';
 import { elasticsearchForTests, type LocalElasticsearch } from './testing/localElasticsearch.js';
 
-const doc = (url: string, mainText: string, extractedAt = new Date('2026-11-01T00:00:00Z'), site = 'news', pageId = 1): IndexDocument => ({
-  docId: documentIdFor(site, url),
-  pageId,
-  site,
-  url,
-  title: `Title of ${url}`,
-  pageTitle: `Title of ${url} | News`,
-  mainText,
-  templateVersion: 1,
-  extractedAt,
-});
+const doc = (url: string, mainText: string, extractedAt = new Date('2026-11-01T00:00:00Z'), site = 'news', pageId = 1): IndexDocument =>
+  testDocument({ site, url, pageId, mainText, extractedAt, title: `Title of ${url}`, pageTitle: `Title of ${url} | News` });
 
 describe('the Elasticsearch index (a real node)', () => {
   let cluster: LocalElasticsearch;

@@ -9,6 +9,7 @@ import { createScratchDatabase, type ScratchDatabase } from '@winnow/storage/tes
 import { PostgresSearchIndex } from './postgresIndex.js';
 import { parseQuery } from './query.js';
 import { documentIdFor, type IndexDocument, MAX_RESULT_WINDOW } from './searchIndex.js';
+import { testDocument } from './testing/documents.js';
 import { WORD_RULE_PHRASES, WORD_RULE_TEXT } from './testing/wordRule.js';
 
 async function addSite(db: Db, name: string): Promise<number> {
@@ -21,17 +22,7 @@ async function addPage(db: Db, siteId: number, url: string): Promise<number> {
   return (row as { id: number }).id;
 }
 
-const doc = (site: string, pageId: number, url: string, mainText: string): IndexDocument => ({
-  docId: documentIdFor(site, url),
-  pageId,
-  site,
-  url,
-  title: '',
-  pageTitle: '',
-  mainText,
-  templateVersion: 1,
-  extractedAt: new Date('2026-11-01T00:00:00Z'),
-});
+const doc = (site: string, pageId: number, url: string, mainText: string): IndexDocument => testDocument({ site, pageId, url, mainText });
 
 async function openScratch(kind: 'pglite' | 'postgres'): Promise<{ db: Db; scratch: ScratchDatabase | undefined }> {
   const scratch = kind === 'postgres' ? await createScratchDatabase() : undefined;

@@ -1,3 +1,4 @@
+export { testDocument } from './documents.js';
 export { HoldingIndex, type HeldWrite } from './holdingIndex.js';
 export {
   elasticsearchForTests,
