@@ -73,4 +73,10 @@ describe('auto', () => {
     assert.ok(!text.includes('Harbour news number'), `kept the listing in:\n${text}`);
     assert.ok(!warnings.some((warning) => warning.includes('read by mainblock')), warnings.join('; '));
   });
+
+  it('reads a page Readability refuses as too large by the main block, and says so', () => {
+    const result = extractAuto(`<html><body><article><h1>Many lines</h1><p>${'a line of words<br>'.repeat(100_000)}</p></article></body></html>`);
+    assert.match(result.warnings.join(' '), /Readability refused the page \(more than 100000 elements[^)]*\): read by mainblock/);
+    assert.match(result.text, /^Many lines\na line of words/);
+  });
 });

@@ -4,6 +4,7 @@ import { terms } from '../ce/features.js';
 import { readabilityArticle } from '../readability/readability.js';
 import { blockLines, type TextLine } from '../html/blockLines.js';
 import { resultOf, type ExtractionResult } from '../result/result.js';
+import { ExtractionError } from '../result/errors.js';
 
 /** A list entry whose own text is more than this share link text is a link, not prose. */
 const LINK_LIST_DENSITY = 0.7;
@@ -27,7 +28,8 @@ const PROSE_DENSITY_SHARE = 0.5;
  *    contents, a directory), and they stay. A paragraph, heading or span that is mostly a link
  *    stays: inside an article that is a linked title or a sentence around a link about as often as
  *    a teaser, and the gold of dragnet and of Readability's fixtures keeps it.
- * 3. When Readability finds no article, `mainblock` reads the page; and when the cleaned article
+ * 3. When Readability finds no article, or refuses a page too large for it (more elements than
+ *    it reads in bounded time), `mainblock` reads the page; and when the cleaned article
  *    has fewer than a quarter of the words of the page's main block, Readability has settled on a
  *    fragment (a product's blurb, one post of a thread, one entry of a listing), and the main block
  *    is read instead — if the main block is prose: its blocks average at least half as many words
@@ -39,8 +41,10 @@ const PROSE_DENSITY_SHARE = 0.5;
  * How the thresholds were chosen, and what each rule measured: docs/design.md, "How `auto`'s rules were chosen".
  */
 export function extractAuto(html: string): ExtractionResult {
-  const { content, warnings } = readabilityArticle(html, { keepClasses: true });
+  const readability = readabilityOrRefusal(html);
   const mainBlock = extractMainBlock(html);
+  if ('refused' in readability) return resultOf('auto', mainBlock.blocks, [`${readability.refused}: read by mainblock`, ...mainBlock.warnings]);
+  const { content, warnings } = readability;
   const byMainBlock = (why: string) => resultOf('auto', mainBlock.blocks, [...warnings, `${why}: read by mainblock`, ...mainBlock.warnings]);
   if (content === null) return byMainBlock('Readability found no article');
   const { lines, warnings: treeWarnings } = cleanArticle(content);
@@ -50,6 +54,16 @@ export function extractAuto(html: string): ExtractionResult {
   const mainBlockIsProse = wordsPerBlock(mainBlockWords, mainBlock.blocks.length) >= PROSE_DENSITY_SHARE * wordsPerBlock(articleWords, lines.length);
   if (isFragment && mainBlockIsProse) return byMainBlock("Readability's article has under a quarter of the main block's words");
   return resultOf('auto', lines, [...warnings, ...treeWarnings]);
+}
+
+/** Readability's article, or why it refused a page with more elements than it reads in bounded time. */
+function readabilityOrRefusal(html: string): ReturnType<typeof readabilityArticle> | { refused: string } {
+  try {
+    return readabilityArticle(html, { keepClasses: true });
+  } catch (error) {
+    if (error instanceof ExtractionError && error.code === 'too-many-elements') return { refused: `Readability refused the page (${error.message})` };
+    throw error;
+  }
 }
 
 function wordsPerBlock(words: number, blocks: number): number {

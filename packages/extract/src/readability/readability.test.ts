@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { methodByName } from '../methods/methods.js';
+import { ExtractionError } from '../result/errors.js';
 import { FIGURE_2_PARAGRAPH, sitePage, uniqueParagraph } from '../testing/sitePages.js';
 
 describe('readability (the peer baseline)', () => {
@@ -33,5 +34,16 @@ describe('readability (the peer baseline)', () => {
     const other = method.extract(second).text;
     assert.ok(other.includes(uniqueParagraph(5, 60)) && !other.includes(uniqueParagraph(3, 60)), other);
     assert.equal(method.extract(first).text, alone);
+  });
+
+  it('refuses a page of more than 100,000 elements with a typed error, one at the cap is read', () => {
+    const method = methodByName('readability');
+    if (method.kind !== 'single') return assert.fail('readability must be single-page');
+    const lines = (count: number) => `<html><body><p>${'a line of words<br>'.repeat(count)}</p></body></html>`;
+    assert.throws(
+      () => method.extract(lines(100_000)),
+      (error: unknown) => error instanceof ExtractionError && error.code === 'too-many-elements',
+    );
+    assert.doesNotThrow(() => method.extract(lines(1_000)));
   });
 });

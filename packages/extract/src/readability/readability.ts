@@ -18,6 +18,9 @@ const require = createRequire(import.meta.url);
  * process (see `documentParser`).
  * Pages nested deeper than `MAX_NESTING` elements are refused with a typed error: jsdom and
  * Readability recurse, and took 81 s at 1,000 levels and overflowed the stack at 3,000 here.
+ * So are pages of more than `MAX_ELEMENTS` elements: jsdom lists an element's children afresh at
+ * each access, so Readability's time grows faster than the page (48 s for a paragraph of 150,000
+ * lines here), while the largest page of every shared dataset has under 16,000.
  */
 export function extractWithReadability(html: string): ExtractionResult {
   const { content, warnings } = readabilityArticle(html);
@@ -34,9 +37,12 @@ export function extractWithReadability(html: string): ExtractionResult {
 export function readabilityArticle(html: string, options: { keepClasses?: boolean } = {}): { content: string | null; warnings: string[] } {
   const warnings: string[] = [];
   const page = checkedHtml(html, DEFAULT_LIMITS, warnings);
-  const depth = nestingDepth(page, MAX_NESTING);
-  if (depth > MAX_NESTING) {
+  const { deepest, elements } = elementCounts(page);
+  if (deepest > MAX_NESTING) {
     throw new ExtractionError('too-deep', `elements nest more than ${MAX_NESTING} deep: Readability on jsdom would take minutes or overflow its stack`);
+  }
+  if (elements > MAX_ELEMENTS) {
+    throw new ExtractionError('too-many-elements', `more than ${MAX_ELEMENTS} elements: Readability on jsdom would take minutes`);
   }
   const { Readability } = require('@mozilla/readability') as typeof import('@mozilla/readability');
   const document = documentParser().parseFromString(page, 'text/html');
@@ -64,20 +70,22 @@ function documentParser(): DocumentParser {
 }
 
 const MAX_NESTING = 200;
+const MAX_ELEMENTS = 100_000;
 
-/** How deep elements nest, counting no further than just past `limit`. */
-function nestingDepth(html: string, limit: number): number {
+/** How deep elements nest and how many there are, counting no further than just past either cap. */
+function elementCounts(html: string): { deepest: number; elements: number } {
   let depth = 0;
   let deepest = 0;
+  let elements = 0;
   const parser: Parser = new Parser({
     onopentag() {
       deepest = Math.max(deepest, ++depth);
-      if (deepest > limit) parser.pause();
+      if (deepest > MAX_NESTING || ++elements > MAX_ELEMENTS) parser.pause();
     },
     onclosetag() {
       depth--;
     },
   });
   parser.write(html);
-  return deepest;
+  return { deepest, elements };
 }
