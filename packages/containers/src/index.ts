@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from './freePort.js';
+
+export { freePort };
 import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
 
 /**
@@ -42,15 +44,6 @@ export interface EngineContainer {
   url: string;
   /** Stops and removes the container; data in a folder given to it stays. */
   stop(): Promise<void>;
-}
-
-/** A free TCP port on 127.0.0.1, as the kernel hands one out. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function modeOrThrow(): ContainerImages {

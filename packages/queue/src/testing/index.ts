@@ -1,2 +1,3 @@
-export { freePort, startRedisServer, type RedisServer } from './redisServer.js';
+export { freePort } from '@winnow/containers/freePort';
+export { startRedisServer, type RedisServer } from './redisServer.js';
 export { type RedisClusterServer, startRedisCluster } from './redisCluster.js';

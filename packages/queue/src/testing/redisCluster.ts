@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { freePort } from './redisServer.js';
+import { freePort } from '@winnow/containers/freePort';
 
 export interface RedisClusterServer {
   /** One node's URL: a seed for `WINNOW_REDIS_MODE=cluster`. */

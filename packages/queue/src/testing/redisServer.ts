@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '@winnow/containers/freePort';
 import { Redis } from 'ioredis';
 
 export interface RedisServer {
@@ -7,15 +7,6 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Stops the server and starts an empty one on the same port. */
   restart(): Promise<void>;
-}
-
-/** A free TCP port on 127.0.0.1, as the kernel hands one out. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
@@ -39,9 +30,26 @@ export async function startRedisServer(): Promise<RedisServer> {
     stop,
     restart: async () => {
       await stop();
-      child = await launch(port);
+      child = await relaunch(port);
     },
   };
+}
+
+/**
+ * Starts the server again on its port. Another process may hold the port for a moment (a client's
+ * outgoing connection given it by the kernel while it was free), so a refused start is tried again
+ * for up to 30 s: a test's clients only ever reconnect to this port.
+ */
+async function relaunch(port: number): Promise<ChildProcess> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await launch(port);
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
 
 async function startRedisContainerServer(port: number): Promise<RedisServer> {
@@ -69,9 +77,11 @@ async function launchOnFreePort(): Promise<{ port: number; child: ChildProcess }
   }
 }
 
+/** Starts a server on `port` and waits until it answers (up to 30 s: a loaded machine starts processes slowly). */
 async function launch(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  for (let attempt = 0; ; attempt++) {
+  const until = Date.now() + 30_000;
+  for (;;) {
     // Exited: it could not listen (another process took the port since `freePort`), and whatever answers there is not this server.
     if (child.exitCode !== null) throw new Error(`redis-server on port ${port} exited with code ${child.exitCode}`);
     const client = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -81,7 +91,7 @@ async function launch(port: number): Promise<ChildProcess> {
       await client.ping();
       return child;
     } catch (error) {
-      if (attempt > 100) {
+      if (Date.now() > until) {
         child.kill('SIGKILL');
         throw error;
       }

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from '@winnow/containers/freePort';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -31,7 +31,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   const dir = await mkdtemp(join(tmpdir(), 'winnow-pg-'));
   await chmod(dir, 0o777);
   const data = join(dir, 'data');
-  const port = await freeTcpPort();
+  const port = await freePort();
   const asPostgres = (command: string, args: string[]) =>
     userInfo().uid === 0 ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args]) : run(join(bin, command), args);
   await asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
@@ -53,7 +53,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
 async function startPostgresContainerServer(): Promise<PostgresServer> {
   const { startPostgresContainer } = await import('@winnow/containers');
   const dataDir = await mkdtemp(join(tmpdir(), 'winnow-pg-'));
-  const port = await freeTcpPort();
+  const port = await freePort();
   let container = await startPostgresContainer({ port, dataDir });
   return {
     url: container.url,
@@ -71,12 +71,4 @@ function postgresBin(): string {
   const version = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a))[0] : undefined;
   if (!version) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql: apt-get install postgresql');
   return join(root, version, 'bin');
-}
-
-async function freeTcpPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
