@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { failureReason } from '@winnow/config/errors';
+import { readEmptyDatabase } from './emptyDatabase.js';
 import type pg from 'pg';
 import type { PgliteOpen, PgliteReply, PgliteRequest, PgliteThreadData, PgliteThreadEarly } from './pgliteThread.js';
 
@@ -52,10 +53,13 @@ export interface DbOptions {
 export async function openDb(options: DbOptions): Promise<Db> {
   if (!options.databaseUrl) {
     const dataDir = options.dataDir ?? 'memory';
-    // Creating a database (initdb) grows PGlite's WebAssembly memory to some 800 MB, which it never
-    // gives back: `winnow up` on a new data directory held 940 MB where a restart holds 430. The
-    // thread that created it ends (its memory with it), and a new one opens what it made.
-    if (dataDir !== 'memory' && !existsSync(join(dataDir, 'PG_VERSION'))) await (await openPglite({ dataDir, maintain: false })).close();
+    // Creating a database by initdb (when the empty database's copy is missing or stale:
+    // `emptyDatabase.ts`) grows PGlite's WebAssembly memory to some 800 MB, which it never gives
+    // back: `winnow up` on a new data directory held 940 MB where a restart holds 430. The thread
+    // that created it ends (its memory with it), and a new one opens what it made.
+    if (dataDir !== 'memory' && !existsSync(join(dataDir, 'PG_VERSION')) && !(await readEmptyDatabase())) {
+      await (await openPglite({ dataDir, maintain: false })).close();
+    }
     return openPglite({ dataDir, maintain: options.maintenance ?? true }, options.onError);
   }
   // Loaded here: the embedded database's commands never need the Postgres client.

@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { setFlagsFromString } from 'node:v8';
 import { PGlite, type PGliteOptions, type Transaction } from '@electric-sql/pglite';
+import { readEmptyDatabase } from './emptyDatabase.js';
 
 /**
  * The embedded database's own thread: PGlite (Postgres compiled to WebAssembly) spends most of an
@@ -109,7 +112,13 @@ async function serve(
   assets: PgliteAssets | undefined,
 ): Promise<(request: PgliteRequest) => void> {
   if (!maintained) compileForOneShot();
-  const lite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, { ...assets, ...(maintained ? {} : { startParams: ONE_SHOT_START }) });
+  const isNew = dataDir === 'memory' || !existsSync(join(dataDir, 'PG_VERSION'));
+  const emptyDatabase = isNew ? await readEmptyDatabase() : undefined;
+  const lite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, {
+    ...assets,
+    ...(maintained ? {} : { startParams: ONE_SHOT_START }),
+    ...(emptyDatabase ? { loadDataDir: emptyDatabase } : {}),
+  });
   const maintenance = maintained ? maintain(lite, (message) => port.postMessage({ background: message } satisfies PgliteReply)) : undefined;
   const open = new Map<number, OpenTransaction>();
   let nextTx = 1;
