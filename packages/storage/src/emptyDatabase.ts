@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MIGRATIONS_DIR } from './migrate.js';
+import { MIGRATIONS_DIR } from './migrationsDir.js';
 
 /**
  * A new embedded database starts from a copy of an empty one with every migration applied, made

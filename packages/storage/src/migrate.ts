@@ -1,10 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { UmzugStorage } from 'umzug';
 import type { Db, Queryable } from './db.js';
+import { MIGRATIONS_DIR } from './migrationsDir.js';
 
-/** The repository's `migrations/` folder: plain SQL files applied in name order. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url));
+export { MIGRATIONS_DIR };
 
 /** Serialises migrations between processes that start together (any 64-bit constant works). */
 const MIGRATION_LOCK = 7_262_011;
