@@ -7,7 +7,14 @@ const paragraph = 'The herons came back to the marsh this week, after a long and
 
 describe('trimLetterlessEdges', () => {
   it('drops a counter between the headline and the first paragraph, and a vote count after the last', () => {
-    const blocks = [line('147', 'HTML.BODY.DIV'), line('Herons return to the marsh', 'HTML.BODY.H1'), line(paragraph), line(paragraph), line('21'), line('***')];
+    const blocks = [
+      line('147', 'HTML.BODY.DIV'),
+      line('Herons return to the marsh', 'HTML.BODY.H1'),
+      line(paragraph),
+      line(paragraph),
+      line('21'),
+      line('***'),
+    ];
     assert.deepEqual(
       trimLetterlessEdges(blocks).map((block) => block.text),
       ['Herons return to the marsh', paragraph, paragraph],

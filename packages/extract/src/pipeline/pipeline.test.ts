@@ -218,6 +218,25 @@ describe('pipeline', () => {
     assert.equal(untitled.blocks[0]?.text, story[0], 'a title naming only the site names no headline');
   });
 
+  it("puts the standfirst of the titled headline's own header under it, and passes over the header's byline", () => {
+    const headline = 'Harbour festival opens the new railway bridge';
+    const standfirst = 'The mayor cut the ribbon before a crowd of farmers, teachers and school children';
+    const story = [1, 2, 3, 4].map((i) => uniqueParagraph(600 + i, 40));
+    const html = sitePage(story.map((p) => `<p>${p}</p>`).join(''))
+      .replace('<title>Site</title>', `<title>${headline} | The Daily Example</title>`)
+      .replace(
+        '<div class="main">',
+        `<header class="story-head"><h1>${headline}</h1><p class="dek">${standfirst}</p><p class="byline">By the river desk, 12 May 2012 10:15</p></header><div class="main">`,
+      );
+    const read = pipeline.compile(preparePipeline([]).template);
+    const result = read(html);
+    assert.deepEqual(
+      result.blocks.slice(0, 3).map((block) => block.text),
+      [headline, standfirst, story[0]],
+    );
+    assert.ok(!extractReader(html).text.includes(standfirst), 'the reader leaves the standfirst out');
+  });
+
   it("finds a Chinese headline, written without spaces, in the page's title", () => {
     const headline = '雲林衛生局加強春節應景食品抽驗';
     const story = [1, 2, 3, 4].map((i) => uniqueParagraph(600 + i, 40));
