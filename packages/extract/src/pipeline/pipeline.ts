@@ -155,7 +155,8 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  * - the reader finds no text (or only the site's): the template's.
  * - whichever reading is used, the page's headline goes first when the text lacks it and the
  *   page's `<title>` names it (`titledHeadline`), unless the layout's pages repeat that line (the
- *   site's name).
+ *   site's name), with the standfirst of its own `<header>` (`headerStandfirst`); lines without a
+ *   letter at the text's edges (counters, separators) go (`trimLetterlessEdges`).
  * On the k-fold runs of the shared datasets (sites with 10+ pages), where the two readings shared
  * little, the template's reading was right more often than not when it was mostly inside the
  * reader's (the reader had taken comments or a listing along): hence agreement in either
