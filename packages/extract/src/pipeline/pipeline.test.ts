@@ -157,6 +157,23 @@ describe('pipeline', () => {
     assertKeeps(result.text, [uniqueParagraph(991, 40), uniqueParagraph(994, 40)], 'story after them');
   });
 
+  it("puts the headline and its standfirst first when the article's first paragraph repeats most of the headline's words", () => {
+    const page = (n: number) =>
+      sitePage(
+        `<div class="titles"><h1>Headline ${uniqueParagraph(n * 10, 6)}</h1><h2>Standfirst ${uniqueParagraph(n * 10 + 5, 7)}</h2></div><div class="story"><p>${uniqueParagraph(n * 10, 6)} ${uniqueParagraph(n * 10 + 6, 30)}</p>${[1, 2, 3].map((i) => `<p>${uniqueParagraph(n * 10 + i, 40)}</p>`).join('')}</div>`,
+      );
+    const extract = preparedExtractor(
+      pipeline,
+      Array.from({ length: 12 }, (_, n) => page(n)),
+    );
+    const result = extract(page(99));
+    assert.ok(!readAlone(result), result.warnings.join('; '));
+    assert.deepEqual(
+      result.blocks.slice(0, 3).map((block) => block.text),
+      [`Headline ${uniqueParagraph(990, 6)}`, `Standfirst ${uniqueParagraph(995, 7)}`, `${uniqueParagraph(990, 6)} ${uniqueParagraph(996, 30)}`],
+    );
+  });
+
   it("puts the standfirst the reader leaves out before the article's first line, and passes over a byline and a dateline", () => {
     // A sentence different on every page, of words without digits (a line of numbers is a dateline).
     const standfirstOf = (n: number) => uniqueParagraph(n * 10 + 5, 12).replace(/\d/g, (digit) => 'abcdefghij'.charAt(Number(digit)));
@@ -199,6 +216,25 @@ describe('pipeline', () => {
     assert.ok(!extractReader(page(`${headline} | The Daily Example`, headline)).text.includes(headline), 'the reader leaves the headline out');
     const untitled = read(page('The Daily Example', headline));
     assert.equal(untitled.blocks[0]?.text, story[0], 'a title naming only the site names no headline');
+  });
+
+  it("puts the standfirst of the titled headline's own header under it, and passes over the header's byline", () => {
+    const headline = 'Harbour festival opens the new railway bridge';
+    const standfirst = 'The mayor cut the ribbon before a crowd of farmers, teachers and school children';
+    const story = [1, 2, 3, 4].map((i) => uniqueParagraph(600 + i, 40));
+    const html = sitePage(story.map((p) => `<p>${p}</p>`).join(''))
+      .replace('<title>Site</title>', `<title>${headline} | The Daily Example</title>`)
+      .replace(
+        '<div class="main">',
+        `<header class="story-head"><h1>${headline}</h1><p class="dek">${standfirst}</p><p class="byline">By the river desk, 12 May 2012 10:15</p></header><div class="main">`,
+      );
+    const read = pipeline.compile(preparePipeline([]).template);
+    const result = read(html);
+    assert.deepEqual(
+      result.blocks.slice(0, 3).map((block) => block.text),
+      [headline, standfirst, story[0]],
+    );
+    assert.ok(!extractReader(html).text.includes(standfirst), 'the reader leaves the standfirst out');
   });
 
   it("finds a Chinese headline, written without spaces, in the page's title", () => {

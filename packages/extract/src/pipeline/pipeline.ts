@@ -13,7 +13,8 @@ import { documentTitle } from '../html/title.js';
 import { groupByLayout, SAME_LAYOUT } from './layouts.js';
 import { isRepeatedLine, pageLineKeys, repeatedLineKeys } from './repeatedLines.js';
 import type { TextLine } from '../html/blockLines.js';
-import { titledHeadline } from './titledHeadline.js';
+import { headerStandfirst, titledHeadline } from './titledHeadline.js';
+import { trimLetterlessEdges } from './articleEdges.js';
 import { RUN, WordRuns } from './wordRuns.js';
 import type { DecisionRecorder } from '../result/decisions.js';
 
@@ -154,7 +155,8 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  * - the reader finds no text (or only the site's): the template's.
  * - whichever reading is used, the page's headline goes first when the text lacks it and the
  *   page's `<title>` names it (`titledHeadline`), unless the layout's pages repeat that line (the
- *   site's name).
+ *   site's name), with the standfirst of its own `<header>` (`headerStandfirst`); lines without a
+ *   letter at the text's edges (counters, separators) go (`trimLetterlessEdges`).
  * On the k-fold runs of the shared datasets (sites with 10+ pages), where the two readings shared
  * little, the template's reading was right more often than not when it was mostly inside the
  * reader's (the reader had taken comments or a listing along): hence agreement in either
@@ -200,7 +202,11 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
     const isSiteLine = layout ? (line: TextLine) => isRepeatedLine(line, layout.repeatedLines) : undefined;
     const heading = titledHeadline(tree, documentTitle(html), result.blocks, isSiteLine);
     if (heading) recorder?.record({ kind: 'headline', line: heading, source: 'title' });
-    return heading ? { ...result, ...resultOf('pipeline', [heading, ...result.blocks], result.warnings) } : result;
+    const underHeading = heading ? headerStandfirst(tree, heading, result.blocks, isSiteLine) : [];
+    if (recorder) for (const line of underHeading) recorder.record({ kind: 'standfirst', line });
+    const blocks = heading ? [heading, ...underHeading, ...result.blocks] : result.blocks;
+    const edged = trimLetterlessEdges(blocks);
+    return edged === result.blocks ? result : { ...result, ...resultOf('pipeline', [...edged], result.warnings) };
   };
 }
 
@@ -253,9 +259,10 @@ function selfCheck(whole: ExtractionResult, templated: readonly ExtractedBlock[]
       );
     }
   }
-  const heading = headline(templated, templateLines, readerText);
+  const held = heldByReader(templated, templateLines, readerLines, readerText);
+  const heading = headline(templated, templateLines, held);
   if (recorder) for (const line of heading) recorder.record({ kind: 'headline', line, source: 'template' });
-  const standfirstLines = standfirst(templated, templateLines, readerText, layout.repeatedLines);
+  const standfirstLines = standfirst(templated, templateLines, held, layout.repeatedLines);
   if (recorder) for (const line of standfirstLines) recorder.record({ kind: 'standfirst', line });
   return agreement(heading, standfirstLines, single, readerLines, confirmed, layout, recorder);
 }
@@ -324,9 +331,9 @@ const HEADING_PATH = /\.H[12]$/;
  * and its standfirst (`hgroup > h1 + h2`), and both go first: the site's own H1 repeats on every
  * page, so the template's reading does not hold it. Figures: docs/evaluation.md, docs/design.md.
  */
-function headline(templated: readonly ExtractedBlock[], templateLines: readonly string[][], readerText: WordRuns): ExtractedBlock[] {
-  const firstShared = templateLines.findIndex((words) => words.length >= RUN && readerText.holdsMostOf(words));
-  const setAside = (i: number): boolean => !readerText.holdsMostOf(templateLines[i] as string[]);
+function headline(templated: readonly ExtractedBlock[], templateLines: readonly string[][], held: (i: number) => boolean): ExtractedBlock[] {
+  const firstShared = templateLines.findIndex((words, i) => words.length >= RUN && held(i));
+  const setAside = (i: number): boolean => !held(i);
   for (let i = firstShared - 1; i >= 0; i--) {
     const heading = templated[i] as ExtractedBlock;
     if (!HEADING_PATH.test(heading.path)) continue;
@@ -335,6 +342,31 @@ function headline(templated: readonly ExtractedBlock[], templateLines: readonly 
     return above && heading.path.endsWith('.H2') && above.path.endsWith('.H1') && setAside(i - 1) ? [above, heading] : [heading];
   }
   return [];
+}
+
+/**
+ * Whether the reader's reading holds the template's line `i`: most of its words in runs the reader
+ * also has (`WordRuns`), but a heading (`HEADING_PATH`) only when one of the reader's lines holds all
+ * its words in a row (a "heading" of `PROSE_WORDS` or more is a paragraph set as one, held as a
+ * paragraph is). A headline's words recur in the article (a caption naming the exhibition, a
+ * subheading rephrasing the headline), and taken as held the headline was neither put first nor
+ * taken for the top of the article, above which its standfirst is looked for (issue 38: the
+ * article's edges). Figures: docs/design.md.
+ */
+function heldByReader(
+  templated: readonly ExtractedBlock[],
+  templateLines: readonly string[][],
+  readerLines: readonly string[][],
+  readerText: WordRuns,
+): (i: number) => boolean {
+  let padded: string[] | undefined;
+  return (i) => {
+    const words = templateLines[i] as string[];
+    if (!HEADING_PATH.test((templated[i] as ExtractedBlock).path) || words.length === 0 || words.length >= PROSE_WORDS) return readerText.holdsMostOf(words);
+    padded ??= readerLines.map((line) => ` ${line.join(' ')} `);
+    const heading = ` ${words.join(' ')} `;
+    return padded.some((line) => line.includes(heading));
+  };
 }
 
 /** How many of the template's lines right above the article's first shared line may hold its standfirst (a byline or dateline often sits between). */
@@ -355,15 +387,15 @@ const STANDFIRST_WORDS = 8;
 function standfirst(
   templated: readonly ExtractedBlock[],
   templateLines: readonly string[][],
-  readerText: WordRuns,
+  held: (i: number) => boolean,
   repeatedLines: ReadonlySet<number>,
 ): ExtractedBlock[] {
-  const firstShared = templateLines.findIndex((words) => words.length >= RUN && readerText.holdsMostOf(words));
+  const firstShared = templateLines.findIndex((words, i) => words.length >= RUN && held(i));
   const lines: ExtractedBlock[] = [];
   for (let i = firstShared - 1; i >= Math.max(0, firstShared - HEADER_LINES); i--) {
     const line = templated[i] as ExtractedBlock;
     const words = templateLines[i] as string[];
-    if (HEADING_PATH.test(line.path) || readerText.holdsMostOf(words)) break;
+    if (HEADING_PATH.test(line.path) || held(i)) break;
     if (isSentence(words) && !isRepeatedLine(line, repeatedLines, words)) lines.unshift(line);
   }
   return lines;

@@ -63,6 +63,42 @@ export function titledHeadline(
   return best && !text.some((block) => block.text.includes(best.text)) ? best : undefined;
 }
 
+/** Words from which a line of the headline's header reads as a sentence (a standfirst), not a byline or a label. */
+const STANDFIRST_WORDS = 8;
+
+/** The elements a page marks an article's header with. */
+const HEADER_ELEMENT = /\.(HEADER|HGROUP)(?=\.)/g;
+
+/**
+ * The standfirst under a headline the page's `<title>` names, when the page marks the headline's
+ * header (`<header>`, `<hgroup>`): the header's sentences after the headline (`STANDFIRST_WORDS`
+ * words or more, under a quarter of them with digits: a byline or a dateline is passed over, as
+ * the template's standfirst passes them over), that the text lacks and the site does not repeat
+ * (issue 38: the article's edges). A page read alone has no template to find the standfirst with,
+ * and the reader drops it as too short to be prose. Figures: docs/design.md.
+ */
+export function headerStandfirst(
+  tree: BlockTree,
+  heading: ExtractedBlock,
+  text: readonly ExtractedBlock[],
+  isSiteLine: (line: TextLine) => boolean = () => false,
+): ExtractedBlock[] {
+  const header = [...heading.path.matchAll(HEADER_ELEMENT)].at(-1);
+  if (!header) return [];
+  const prefix = `${heading.path.slice(0, (header.index ?? 0) + header[0].length)}.`;
+  const lines = blockLines(tree.root).lines;
+  const at = lines.findIndex((line) => line.path === heading.path && line.text === heading.text);
+  if (at < 0) return [];
+  const found: ExtractedBlock[] = [];
+  for (let i = at + 1; i < lines.length && (lines[i] as TextLine).path.startsWith(prefix); i++) {
+    const line = lines[i] as TextLine;
+    const words = terms(line.text);
+    const sentence = words.length >= STANDFIRST_WORDS && words.filter((word) => /\d/.test(word)).length < words.length / 4;
+    if (sentence && !isSiteLine(line) && !text.some((block) => block.text.includes(line.text))) found.push(line);
+  }
+  return found;
+}
+
 /** A CJK character: in a script written without spaces, each is a word of the title for this comparison. */
 const CJK_CHAR = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/gu;
 

@@ -29,10 +29,10 @@ export class WordRuns {
   }
 
   /**
-   * Whether `HELD_SHARE` of a line's words sit in runs this text has; a line shorter than a run
-   * must occur whole (a line without words always does).
+   * Whether `share` (`HELD_SHARE` unless told) of a line's words sit in runs this text has; a line
+   * shorter than a run must occur whole (a line without words always does).
    */
-  holdsMostOf(words: readonly string[]): boolean {
+  holdsMostOf(words: readonly string[], share = HELD_SHARE): boolean {
     if (words.length < RUN) return words.length === 0 || this.runs.has(words.join(' '));
     const covered = new Uint8Array(words.length);
     for (let i = 0; i + RUN <= words.length; i++) {
@@ -40,6 +40,6 @@ export class WordRuns {
     }
     let held = 0;
     for (const word of covered) held += word;
-    return held >= HELD_SHARE * words.length;
+    return held >= share * words.length;
   }
 }

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { trimLetterlessEdges } from './articleEdges.js';
+
+const line = (text: string, path = 'HTML.BODY.DIV.P') => ({ path, text });
+const paragraph = 'The herons came back to the marsh this week, after a long and dry winter.';
+
+describe('trimLetterlessEdges', () => {
+  it('drops a counter between the headline and the first paragraph, and a vote count after the last', () => {
+    const blocks = [
+      line('147', 'HTML.BODY.DIV'),
+      line('Herons return to the marsh', 'HTML.BODY.H1'),
+      line(paragraph),
+      line(paragraph),
+      line('21'),
+      line('***'),
+    ];
+    assert.deepEqual(
+      trimLetterlessEdges(blocks).map((block) => block.text),
+      ['Herons return to the marsh', paragraph, paragraph],
+    );
+  });
+
+  it("keeps lines without letters inside the article (a table's figures) and every line of a text without a sentence", () => {
+    const inside = [line('Herons return'), line(paragraph), line('12 14 16'), line(paragraph)];
+    assert.equal(trimLetterlessEdges(inside), inside);
+    const listing = [line('2024'), line('Herons'), line('17')];
+    assert.equal(trimLetterlessEdges(listing), listing);
+  });
+
+  it('counts each CJK character as a word, so a Chinese paragraph is a sentence', () => {
+    const blocks = [line('0'), line('馬來西亞發行新年龍形郵票'), line('中新社吉隆坡1月12日電馬來西亞國家郵政局公開發行')];
+    assert.deepEqual(
+      trimLetterlessEdges(blocks).map((block) => block.text),
+      ['馬來西亞發行新年龍形郵票', '中新社吉隆坡1月12日電馬來西亞國家郵政局公開發行'],
+    );
+  });
+});
