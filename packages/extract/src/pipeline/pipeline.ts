@@ -274,7 +274,12 @@ function selfCheck(whole: ExtractionResult, templated: readonly ExtractedBlock[]
  *   the same article, which the template cuts where its sample pages' main region ended. The article's path is
  *   the one whose confirmed lines hold the most words (`mostWordsPath`): any confirmed line's path
  *   let a list of teasers back in once the template had confirmed one of them. Any line there, not
- *   only prose, also took datelines, bylines and "Related:" links along. Figures:
+ *   only prose, also took datelines, bylines and "Related:" links along.
+ * - a line of any length right between two confirmed lines at the article's path, when it ends as a
+ *   sentence ends (`SENTENCE_END`): the article goes on through it. The template drops a sentence
+ *   a few sample pages share by similarity (a post quoting another), though the site does not
+ *   repeat it (`repeatedLines`); a link's title there ("Pictures: …", "Complete coverage: …") ends
+ *   as no sentence does and stays out. Issue 38: paragraphs dropped inside. Figures:
  *   docs/evaluation.md, docs/design.md.
  */
 function agreement(
@@ -287,9 +292,12 @@ function agreement(
   recorder?: DecisionRecorder,
 ): ExtractionResult {
   const articleStart = confirmed.indexOf(true);
+  const sameLine = (j: number): boolean => confirmed[j] === true && single.blocks[j]?.path === articlePath;
+  const sandwiched = (i: number): boolean => sameLine(i - 1) && sameLine(i + 1);
   const articlePath = mostWordsPath(single.blocks, readerLines, confirmed);
   const unjudged = (block: ExtractedBlock, i: number): boolean =>
     !layout.signature.has(block.path) ||
+    (block.path === articlePath && sandwiched(i) && SENTENCE_END.test(block.text)) ||
     (i > articleStart && (readerLines[i] as string[]).length >= PROSE_WORDS && (block.path === articlePath || !layout.contentPaths.has(block.path)));
   const agreed = single.blocks.flatMap((block, i) => (i === articleStart ? [...standfirstLines, block] : confirmed[i] || unjudged(block, i) ? [block] : []));
   if (recorder) {
@@ -299,6 +307,9 @@ function agreement(
   }
   return resultOf('pipeline', [...heading, ...agreed], single.warnings);
 }
+
+/** A line ending as a sentence ends (a full stop, question or exclamation mark, an ellipsis, in Latin or CJK script, maybe inside quotes or brackets), not as a label or a link's title does. */
+const SENTENCE_END = /[.!?\u3002\uFF01\uFF1F\u2026]["'\u201D\u2019\u00BB)\]]*$/u;
 
 /** The path of the confirmed lines holding the most words: where the article's paragraphs sit (a teaser the template also kept sits elsewhere). */
 function mostWordsPath(blocks: readonly ExtractedBlock[], lines: readonly string[][], confirmed: readonly boolean[]): string | undefined {
