@@ -275,11 +275,11 @@ function selfCheck(whole: ExtractionResult, templated: readonly ExtractedBlock[]
  *   the one whose confirmed lines hold the most words (`mostWordsPath`): any confirmed line's path
  *   let a list of teasers back in once the template had confirmed one of them. Any line there, not
  *   only prose, also took datelines, bylines and "Related:" links along.
- * - a line of any length right between two confirmed lines at the article's path, when it ends as a
- *   sentence ends (`SENTENCE_END`): the article goes on through it. The template drops a sentence
- *   a few sample pages share by similarity (a post quoting another), though the site does not
- *   repeat it (`repeatedLines`); a link's title there ("Pictures: …", "Complete coverage: …") ends
- *   as no sentence does and stays out. Issue 38: paragraphs dropped inside. Figures:
+ * - a line of any length right between two confirmed lines at the article's path, when it ends
+ *   with a full stop (`SENTENCE_END`): the article goes on through it. The template drops a
+ *   sentence a few sample pages share by similarity (a post quoting another), though the site does
+ *   not repeat it (`repeatedLines`); a link's title there ("Pictures: …", "Complete coverage: …",
+ *   "… with guns?") ends otherwise and stays out. Issue 38: paragraphs dropped inside. Figures:
  *   docs/evaluation.md, docs/design.md.
  */
 function agreement(
@@ -308,8 +308,12 @@ function agreement(
   return resultOf('pipeline', [...heading, ...agreed], single.warnings);
 }
 
-/** A line ending as a sentence ends (a full stop, question or exclamation mark, an ellipsis, in Latin or CJK script, maybe inside quotes or brackets), not as a label or a link's title does. */
-const SENTENCE_END = /[.!?\u3002\uFF01\uFF1F\u2026]["'\u201D\u2019\u00BB)\]]*$/u;
+/**
+ * A line ending as a statement ends (a full stop or an ellipsis, Latin or CJK, maybe inside quotes
+ * or brackets), not as a label or a link's title does: a headline linking elsewhere may end with a
+ * question mark ("…with guns?"), hardly with a full stop.
+ */
+const SENTENCE_END = /[.\u3002\uFF0E\u2026]["'\u201D\u2019\u00BB)\]]*$/u;
 
 /** The path of the confirmed lines holding the most words: where the article's paragraphs sit (a teaser the template also kept sits elsewhere). */
 function mostWordsPath(blocks: readonly ExtractedBlock[], lines: readonly string[][], confirmed: readonly boolean[]): string | undefined {
