@@ -18,6 +18,16 @@ describe('buildBlockTree', () => {
     assert.deepEqual(texts('<div>one <b>two</b> three<p>four</p>five<br>six</div>'), ['one two three', 'four', 'five', 'six']);
   });
 
+  it('drops a counter of digits alone run into the next word, and keeps numbers of the text', () => {
+    assert.deepEqual(texts('<p><a name="p1"></a><a class="comments_count" title="Comment">0</a>Forward Kuznetsov scored</p>'), ['Forward Kuznetsov scored']);
+    assert.deepEqual(texts('<p>Read <a href="/c">12</a>Comments</p>'), ['Read Comments']);
+    assert.deepEqual(texts('<p><b>3</b> apples and page <a href="/2">2</a> of <i>10</i></p>'), ['3 apples and page 2 of 10']);
+    assert.deepEqual(texts('<p>in 20<sup>12</sup>th place, note<a href="#n">1</a>, 1<sup>st</sup></p>'), ['in 2012th place, note1, 1st']);
+    const tree = buildBlockTree('<p><a href="/c">0</a>Forward</p>');
+    assert.equal(tree.blocks[2]?.linkChars, 0);
+    assert.equal(tree.blocks[2]?.textChars, 'Forward'.length);
+  });
+
   it('keeps a sentence through a span on one line', () => {
     assert.deepEqual(texts('<p>the US <span>House of Representatives</span> passed</p>'), ['the US House of Representatives passed']);
   });

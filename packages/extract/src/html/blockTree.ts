@@ -89,6 +89,15 @@ interface OpenElement {
   ignoredInHead?: boolean;
   /** How many such ignored entries lay right beneath this one on the stack when it was pushed. */
   ignoredBelow?: number;
+  /** For an inline element (not a block): the block its text goes to, and where that text starts (`gluedCounter`). */
+  inline?: TextStart;
+}
+
+/** Where an inline element's text starts in its block: the item index and the offset in that item's string. */
+interface TextStart {
+  block: Block;
+  item: number;
+  offset: number;
 }
 
 /**
@@ -214,6 +223,15 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   };
   let blockCapWarned = false;
   let depthCapWarned = false;
+  /** An inline element of digits alone that just closed, dropped if a word follows it with no space (`gluedCounter`). */
+  let counter: Counter | null = null;
+  const dropCounter = ({ start, length, inLink, inFragmentLink }: Counter): void => {
+    const last = start.block.items[start.item] as string;
+    start.block.items[start.item] = last.slice(0, start.offset) + last.slice(start.offset + length);
+    start.block.textChars -= length;
+    if (inLink) start.block.linkChars -= length;
+    if (inFragmentLink) start.block.fragmentLinkChars -= length;
+  };
 
   let flatFrom = -1;
   const parser: Parser = new Parser(
@@ -260,7 +278,10 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
         } else if (LINE_BREAK_TAGS.has(tag)) {
           current.items.push(LINE_BREAK);
         }
-        if (!BLOCK_TAGS.has(tag)) return;
+        if (!BLOCK_TAGS.has(tag)) {
+          if (!LINE_BREAK_TAGS.has(tag)) element.inline = textStart(current);
+          return;
+        }
         closeBlocksEndedBy(tag);
         if (blocks.length >= limits.maxBlocks) {
           if (!blockCapWarned) warnings.push(`more than ${limits.maxBlocks} blocks: deeper block tags were read as inline`);
@@ -280,6 +301,10 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
         if (headIsInnermost() && textEndsHead(text)) endHead();
         if (skipDepth > 0) return;
         if (shownChars < COUNTED_CHARS) shownChars += nonSpaceChars(text);
+        if (counter) {
+          if (counter.start.block === current && counter.start.item === current.items.length - 1 && GLUED_WORD.test(text)) dropCounter(counter);
+          counter = null;
+        }
         const items = current.items;
         const last = items.length > 0 ? items[items.length - 1] : undefined;
         if (typeof last === 'string') items[items.length - 1] = last + text;
@@ -299,6 +324,10 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
         if (element.skips) {
           skipDepth--;
           return;
+        }
+        if (element.inline) {
+          const found = counterAt(element.inline, current);
+          if (found) counter = { ...found, inLink: linkDepth > 0, inFragmentLink: fragmentLinkDepth > 0 };
         }
         if (element.isLink) linkDepth--;
         if (element.isFragmentLink) fragmentLinkDepth--;
@@ -327,6 +356,45 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   // Blocks still open when the flat reading stopped the parser end with the page.
   for (let block: Block | null = current; block; block = block.parent) block.end = blocks.length;
   return { tree: { root, blocks, warnings, pathMode }, shownChars };
+}
+
+/** Where the next text of `block` will start: at the end of its last item when that is text, else in a new item. */
+function textStart(block: Block): TextStart {
+  const items = block.items;
+  const last = items[items.length - 1];
+  return typeof last === 'string' ? { block, item: items.length - 1, offset: last.length } : { block, item: items.length, offset: 0 };
+}
+
+interface Counter {
+  start: TextStart;
+  length: number;
+  inLink: boolean;
+  inFragmentLink: boolean;
+}
+
+/** Digits alone: a count, a badge's number. */
+const DIGITS = /^\p{Nd}+$/u;
+/** Text that opens with a letter, with no space before it. */
+const GLUED_WORD = /^\p{L}/u;
+
+/**
+ * An inline element that closed with digits alone as its text, starting a line or after a space:
+ * a counter (comments, likes, shares) that the page's style sets apart as a badge, though its
+ * markup runs it into the next word (`<a class="comments_count">0</a>Forward…`). Returned when it
+ * can still be cut out (its text is the end of its block's last item); the caller drops it when a
+ * letter follows with no space (`GLUED_WORD`), where keeping it glues "0" to the sentence's first
+ * word and loses that word to a search. A number that belongs to the text (`<b>3</b> apples`,
+ * `page <a>2</a>`) has a space after it and stays. Issue 38: glued words.
+ */
+function counterAt(start: TextStart, current: Block): Omit<Counter, 'inLink' | 'inFragmentLink'> | null {
+  if (start.block !== current || start.item !== current.items.length - 1) return null;
+  const text = current.items[start.item];
+  if (typeof text !== 'string') return null;
+  const own = text.slice(start.offset);
+  if (!DIGITS.test(own)) return null;
+  const before = start.offset > 0 ? text.slice(0, start.offset) : current.items[start.item - 1];
+  const startsLine = before === undefined || before === LINE_BREAK || (typeof before === 'object' ? before.breaksLine : /\s$/.test(before));
+  return startsLine ? { start, length: own.length } : null;
 }
 
 const OPEN_BLOCKS: OpenElements<Block> = { tagOf: (block) => block.tag, parentOf: (block) => block.parent };

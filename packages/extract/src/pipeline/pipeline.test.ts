@@ -309,6 +309,22 @@ describe('pipeline', () => {
     assert.ok(!shortPoints.text.includes('Email the author'), shortPoints.text);
   });
 
+  it("keeps a short sentence between two of the article's paragraphs that a sample page also has, but not a link's title there", () => {
+    const quoted = 'Starting today, the ferry also runs on Sundays.';
+    const related = 'Pictures: the harbour through the years';
+    const article = (n: number, middle: string) =>
+      sitePage(`<h1>Headline ${uniqueParagraph(n * 10, 4)}</h1><p>${uniqueParagraph(n * 10 + 1)}</p>${middle}<p>${uniqueParagraph(n * 10 + 2)}</p>`);
+    const training = Array.from({ length: 20 }, (_, n) => article(n, n < 3 ? `<p>${quoted}</p><p><a href="/pictures">${related}</a></p>` : ''));
+    const extract = preparedExtractor(pipeline, training);
+    const decisions: string[] = [];
+    const result = extract(article(20, `<p>${quoted}</p>`), { record: (d) => d.kind === 'unjudged' && decisions.push(d.line.text) });
+    assert.ok(!readAlone(result), result.warnings.join('; '));
+    assertKeeps(result.text, [uniqueParagraph(201), quoted, uniqueParagraph(202)], 'the article and its short sentence');
+    assert.deepEqual(decisions, [quoted], 'kept by the rule, not by the template');
+    const linked = extract(article(21, `<p><a href="/pictures">${related}</a></p>`));
+    assert.ok(!linked.text.includes(related), linked.text);
+  });
+
   it("reads a page alone when the template keeps less than a sentence of it, all inside the reader's reading", () => {
     // The sample pages repeat their paragraphs (a site whose stories all said the same): the template learns only the headline.
     const story = (n: number, paragraphs: readonly string[]) => sitePage(`<h1>Story ${n}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}`);

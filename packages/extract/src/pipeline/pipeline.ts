@@ -281,7 +281,12 @@ function selfCheck(whole: ExtractionResult, templated: readonly ExtractedBlock[]
  *   the same article, which the template cuts where its sample pages' main region ended. The article's path is
  *   the one whose confirmed lines hold the most words (`mostWordsPath`): any confirmed line's path
  *   let a list of teasers back in once the template had confirmed one of them. Any line there, not
- *   only prose, also took datelines, bylines and "Related:" links along. Figures:
+ *   only prose, also took datelines, bylines and "Related:" links along.
+ * - a line of any length right between two confirmed lines at the article's path, when it ends
+ *   with a full stop (`SENTENCE_END`): the article goes on through it. The template drops a
+ *   sentence a few sample pages share by similarity (a post quoting another), though the site does
+ *   not repeat it (`repeatedLines`); a link's title there ("Pictures: …", "Complete coverage: …",
+ *   "… with guns?") ends otherwise and stays out. Issue 38: paragraphs dropped inside. Figures:
  *   docs/evaluation.md, docs/design.md.
  */
 function agreement(
@@ -294,9 +299,12 @@ function agreement(
   recorder?: DecisionRecorder,
 ): ExtractionResult {
   const articleStart = confirmed.indexOf(true);
+  const sameLine = (j: number): boolean => confirmed[j] === true && single.blocks[j]?.path === articlePath;
+  const sandwiched = (i: number): boolean => sameLine(i - 1) && sameLine(i + 1);
   const articlePath = mostWordsPath(single.blocks, readerLines, confirmed);
   const unjudged = (block: ExtractedBlock, i: number): boolean =>
     !layout.signature.has(block.path) ||
+    (block.path === articlePath && sandwiched(i) && SENTENCE_END.test(block.text)) ||
     (i > articleStart && (readerLines[i] as string[]).length >= PROSE_WORDS && (block.path === articlePath || !layout.contentPaths.has(block.path)));
   const agreed = single.blocks.flatMap((block, i) => (i === articleStart ? [...standfirstLines, block] : confirmed[i] || unjudged(block, i) ? [block] : []));
   if (recorder) {
@@ -306,6 +314,13 @@ function agreement(
   }
   return resultOf('pipeline', [...heading, ...agreed], single.warnings);
 }
+
+/**
+ * A line ending as a statement ends (a full stop or an ellipsis, Latin or CJK, maybe inside quotes
+ * or brackets), not as a label or a link's title does: a headline linking elsewhere may end with a
+ * question mark ("…with guns?"), hardly with a full stop.
+ */
+const SENTENCE_END = /[.\u3002\uFF0E\u2026]["'\u201D\u2019\u00BB)\]]*$/u;
 
 /** The path of the confirmed lines holding the most words: where the article's paragraphs sit (a teaser the template also kept sits elsewhere). */
 function mostWordsPath(blocks: readonly ExtractedBlock[], lines: readonly string[][], confirmed: readonly boolean[]): string | undefined {

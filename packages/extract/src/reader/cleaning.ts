@@ -14,6 +14,12 @@ const MAX_LINK_DENSITY_NAMED_CONTENT = 0.5;
 /** A block with less text than this (non-space characters), mostly not a heading, holds no prose. */
 const MIN_CHARS = 25;
 const HEADING_SHARE = 0.9;
+/**
+ * A `<div>` with no line-breaking block inside (text, links and inline markup only) of at least
+ * this many non-space characters is a paragraph written as a div: the link-density rule judges it
+ * as a paragraph (`isProseDiv`).
+ */
+const PROSE_DIV_CHARS = 100;
 /** Paragraphs a block needs per input (3: Readability's) for its inputs not to make it a form. */
 const INPUTS_PER_PARAGRAPHS = 3;
 /** Images per paragraph above which a block is a gallery or a row of teasers. */
@@ -74,8 +80,20 @@ function readsAsNoise(blocks: readonly Block[], block: Block, measures: SubtreeM
   if (counts.inputs > Math.floor(counts.paragraphs / INPUTS_PER_PARAGRAPHS)) return true;
   if (!isList && !inFigure && headingShare < HEADING_SHARE && counts.chars < MIN_CHARS && (counts.images === 0 || counts.images > 2) && density > 0)
     return true;
-  if (!isList && weight <= 0 && density > MAX_LINK_DENSITY) return true;
+  if (!isList && weight <= 0 && density > MAX_LINK_DENSITY && !(isProseDiv(block, counts, measures) && density <= MAX_LINK_DENSITY_NAMED_CONTENT)) return true;
   return weight > 0 && density > MAX_LINK_DENSITY_NAMED_CONTENT;
+}
+
+/**
+ * A `<div>` holding text and inline markup only, a paragraph's worth of it (`PROSE_DIV_CHARS`): a
+ * paragraph of a page that writes its paragraphs as divs (Blogger's posts: `<div>text <a>link</a>
+ * text</div>`). Readability turns such a div into a `<p>` before it cleans, and never judges a
+ * `<p>`; here, the fifth of link text that drops a container does not drop it, and only more than
+ * half (`MAX_LINK_DENSITY_NAMED_CONTENT`) does: a sentence citing three sources in links is prose, a
+ * line of links is not. Issue 38: paragraphs dropped inside the article.
+ */
+function isProseDiv(block: Block, counts: Counts, measures: SubtreeMeasures): boolean {
+  return block.tag === 'div' && !measures.hasLineBlock[block.index] && counts.chars >= PROSE_DIV_CHARS;
 }
 
 /** A block's subtree counts without the subtrees already dropped inside it. */

@@ -118,6 +118,16 @@ describe('reader', () => {
     assertLacks(text, 'part of our coverage', 'Copyright');
   });
 
+  it('keeps a paragraph written as a <div> that cites sources in links, and drops a div that is a line of links', () => {
+    const cited =
+      'Strong words, and below you can read the basis for them, which the council has now published in full for the residents: the <a href="/a">testimony of the harbour master</a>, the <a href="/b">statement of the ferry company</a> and the <a href="/c">letters of the county engineers</a>.';
+    const page = `<html><body><div class="post-body"><div>${prose('bridge repair')}</div><div>${cited}</div><div>${prose('library extension')}</div>
+<div><a href="/x">Bridge news</a> <a href="/y">Library news</a> <a href="/z">Road news from the county engineers</a></div><div>${prose('road maintenance')}</div></div></body></html>`;
+    const { text } = extractReader(page);
+    assertHas(text, 'bridge repair', 'Strong words, and below', 'letters of the county engineers', 'road maintenance');
+    assertLacks(text, 'Library news');
+  });
+
   it('does not take a section whose id spells its heading for the kind of block the id names, unless the id is that short', () => {
     const section = (id: string, heading: string, topics: string[]) =>
       `<div class="section" id="${id}"><h2>${heading}</h2>${topics.map((topic) => `<p>${prose(topic)}</p>`).join('')}</div>`;
