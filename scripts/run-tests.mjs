@@ -22,6 +22,12 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** Each test file's time in the last run that included it, on this machine: the next run's order. */
 const TIMES_FILE = join(root, 'node_modules/.cache/winnow/test-times.json');
+/**
+ * The same, recorded once on a quiet machine of this project's kind and kept in the repository: the
+ * order of a fresh clone's first run, and of files this machine has not run yet. Refreshed by
+ * copying TIMES_FILE over it after a full run (docs/testing.md).
+ */
+const RECORDED_TIMES_FILE = join(root, 'scripts/test-times.json');
 const [kind = 'all', ...folders] = process.argv.slice(2);
 const kinds = {
   unit: ['unit'],
@@ -112,19 +118,20 @@ async function runFiles(ordered) {
 
 /**
  * Longest first, so that no long file starts last and runs alone at the end: by the times of the
- * last run on this machine where known (TIMES_FILE), else guessed from the file's kind and size
- * (the largest integration files are the longest; a unit file takes a second or two).
+ * last run on this machine where known (TIMES_FILE), else by the times recorded in the repository
+ * (RECORDED_TIMES_FILE), else guessed from the file's kind and size (the largest integration files
+ * are the longest; a unit file takes a second or two).
  */
 function longestFirst(list) {
-  const known = readTimes();
+  const known = { ...readTimes(RECORDED_TIMES_FILE), ...readTimes() };
   const bytesPerSecond = { containers: 200, integration: 200, stress: 2000, unit: 20000 };
   const expected = (file) => known[relative(root, file)] ?? statSync(file).size / bytesPerSecond[kindOf(file)];
   return [...list].sort((a, b) => expected(b) - expected(a));
 }
 
-function readTimes() {
+function readTimes(file = TIMES_FILE) {
   try {
-    return JSON.parse(readFileSync(TIMES_FILE, 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return {};
   }
