@@ -128,18 +128,15 @@ export function samplePhrases(site: string, pages: readonly SamplePage[], count:
   }
 
   random = randomFrom(`${seed}:${site}:boilerplate`);
-  const shownLines = goldPages.flatMap(({ page, lines }) => {
-    const gold = padded(lines.flatMap((line) => line.tokens.map((token) => token.word)));
-    return shownLinesOf(page.html)
-      .filter((line) => !mostlyInGold(wordsOf(line.tokens), gold))
-      .map((line) => ({ page, line }));
-  });
+  // A line mostly in its own page's gold is passed over like a phrase in a gold: rejected after the
+  // draw, so that the draws after it stay those of the pages alone.
+  const shownLines = pages.flatMap((page, i) => shownLinesOf(page.html).map((line) => ({ page, line, gold: golds[i] as string })));
   for (let attempt = 0; shownLines.length > 0 && phrases.boilerplate.length < count && attempt < count * 50; attempt++) {
-    const { page, line } = shownLines[randomInt(random, shownLines.length)]!;
+    const { page, line, gold } = shownLines[randomInt(random, shownLines.length)]!;
     const length = Math.min(randomBetween(random, 5, 8), line.tokens.length);
     const from = randomInt(random, line.tokens.length - length + 1);
     const words = wordsOf(line.tokens.slice(from, from + length));
-    if (inAnyGold(words)) continue;
+    if (inAnyGold(words) || mostlyInGold(wordsOf(line.tokens), gold)) continue;
     add('boilerplate', page, words, slice(line, from, from + length), {
       shownLine: line.text.length > 200 ? `${line.text.slice(0, 200)}…` : line.text,
     });

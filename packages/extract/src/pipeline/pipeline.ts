@@ -14,6 +14,7 @@ import { groupByLayout, SAME_LAYOUT } from './layouts.js';
 import { isRepeatedLine, pageLineKeys, repeatedLineKeys } from './repeatedLines.js';
 import type { TextLine } from '../html/blockLines.js';
 import { titledHeadline } from './titledHeadline.js';
+import { withoutBreadcrumbs } from './breadcrumbHeading.js';
 import { RUN, WordRuns } from './wordRuns.js';
 import type { DecisionRecorder } from '../result/decisions.js';
 
@@ -154,7 +155,7 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  * - the reader finds no text (or only the site's): the template's.
  * - whichever reading is used, the page's headline goes first when the text lacks it and the
  *   page's `<title>` names it (`titledHeadline`), unless the layout's pages repeat that line (the
- *   site's name).
+ *   site's name); a heading written as a breadcrumb keeps only its last part (`withoutBreadcrumbs`).
  * On the k-fold runs of the shared datasets (sites with 10+ pages), where the two readings shared
  * little, the template's reading was right more often than not when it was mostly inside the
  * reader's (the reader had taken comments or a listing along): hence agreement in either
@@ -200,7 +201,9 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
     const isSiteLine = layout ? (line: TextLine) => isRepeatedLine(line, layout.repeatedLines) : undefined;
     const heading = titledHeadline(tree, documentTitle(html), result.blocks, isSiteLine);
     if (heading) recorder?.record({ kind: 'headline', line: heading, source: 'title' });
-    return heading ? { ...result, ...resultOf('pipeline', [heading, ...result.blocks], result.warnings) } : result;
+    const blocks = heading ? [heading, ...result.blocks] : result.blocks;
+    const cut = withoutBreadcrumbs(blocks);
+    return heading || cut ? { ...result, ...resultOf('pipeline', cut ?? blocks, result.warnings) } : result;
   };
 }
 
