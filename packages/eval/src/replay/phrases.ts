@@ -159,8 +159,7 @@ const ARTICLE_LINE_SHARE = 0.75;
 /** Whether most of `words` sit in runs of `GOLD_RUN` words that `gold` (padded) holds. */
 export function mostlyInGold(words: readonly string[], gold: string): boolean {
   const held = new Array<boolean>(words.length).fill(false);
-  for (let i = 0; i + GOLD_RUN <= words.length; i++)
-    if (gold.includes(padded(words.slice(i, i + GOLD_RUN)))) held.fill(true, i, i + GOLD_RUN);
+  for (let i = 0; i + GOLD_RUN <= words.length; i++) if (gold.includes(padded(words.slice(i, i + GOLD_RUN)))) held.fill(true, i, i + GOLD_RUN);
   return held.filter(Boolean).length >= ARTICLE_LINE_SHARE * words.length;
 }
 
