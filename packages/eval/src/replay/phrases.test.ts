@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { samplePhrases, type SamplePage } from './phrases.js';
+import { mostlyInGold, samplePhrases, type SamplePage } from './phrases.js';
 import { holdsRun, padded, readerWords } from './readerWords.js';
 
 const article = (n: number): SamplePage => ({
@@ -56,6 +56,28 @@ describe('phrase sampling', () => {
       assert.ok(!golds.some((gold) => gold.includes(padded(phrase.words))), phrase.query);
       assert.match(phrase.shownLine ?? '', /riverside weekly gazette/);
     }
+  });
+
+  it("takes no boilerplate phrase from a line that is mostly its page's gold, edited by the gold's author", () => {
+    const edited: SamplePage = {
+      id: 'site/edited',
+      gold: 'Headline about the airline\nHe further said the airline would not be able to get investors if it is not flying.',
+      html: `<html><body><h1>Headline about the airline</h1>
+        <p>The SBI further said the airline would not be able to get investors if it is not flying.</p>
+        <footer>Copyright the riverside weekly gazette, all rights reserved worldwide</footer></body></html>`,
+    };
+    const { boilerplate } = samplePhrases('example.org', [edited], 40, '1');
+    assert.ok(boilerplate.length > 0);
+    for (const phrase of boilerplate) assert.match(phrase.shownLine ?? '', /riverside weekly gazette/, phrase.query);
+  });
+
+  it("counts a line as the gold's when three quarters of its words sit in runs of three the gold holds", () => {
+    const gold = padded(readerWords('he further said the airline would not be able to get investors'));
+    assert.ok(mostlyInGold(readerWords('The SBI further said the airline would not be able to get investors'), gold));
+    // A breadcrumb ending in the headline: half its words are the gold's, the rest the site's.
+    const headline = padded(readerWords('Smoking among teenagers still rising after three years'));
+    assert.ok(!mostlyInGold(readerWords('Health news home › Latest news › Smoking among teenagers still rising'), headline));
+    assert.ok(!mostlyInGold(readerWords('the airline would'), padded(readerWords('airline'))));
   });
 
   it('never repeats a phrase, and skips phrases of function words or digits only', () => {

@@ -7,7 +7,8 @@ export const PHRASE_KINDS = ['inside', 'across', 'boilerplate'] as const;
 /**
  * `inside`: 5-8 consecutive words of one gold line. `across`: the last 3-4 words of a gold line and
  * the first 3-4 of the next line of the same page. `boilerplate`: 5-8 consecutive words of a line
- * the page shows (its block lines) that occur as a run in the gold of no page of the site.
+ * the page shows (its block lines) that occur as a run in the gold of no page of the site, from a
+ * line that is not mostly its page's gold (`mostlyInGold`: the article's text the gold's author edited).
  */
 export type PhraseKind = (typeof PHRASE_KINDS)[number];
 
@@ -127,18 +128,39 @@ export function samplePhrases(site: string, pages: readonly SamplePage[], count:
   }
 
   random = randomFrom(`${seed}:${site}:boilerplate`);
-  const shownLines = pages.flatMap((page) => shownLinesOf(page.html).map((line) => ({ page, line })));
+  // A line mostly in its own page's gold is passed over like a phrase in a gold: rejected after the
+  // draw, so that the draws after it stay those of the pages alone.
+  const shownLines = pages.flatMap((page, i) => shownLinesOf(page.html).map((line) => ({ page, line, gold: golds[i] as string })));
   for (let attempt = 0; shownLines.length > 0 && phrases.boilerplate.length < count && attempt < count * 50; attempt++) {
-    const { page, line } = shownLines[randomInt(random, shownLines.length)]!;
+    const { page, line, gold } = shownLines[randomInt(random, shownLines.length)]!;
     const length = Math.min(randomBetween(random, 5, 8), line.tokens.length);
     const from = randomInt(random, line.tokens.length - length + 1);
     const words = wordsOf(line.tokens.slice(from, from + length));
-    if (inAnyGold(words)) continue;
+    if (inAnyGold(words) || mostlyInGold(wordsOf(line.tokens), gold)) continue;
     add('boilerplate', page, words, slice(line, from, from + length), {
       shownLine: line.text.length > 200 ? `${line.text.slice(0, 200)}…` : line.text,
     });
   }
   return phrases;
+}
+
+/** Words of a run that ties a shown line to its page's gold: shorter runs match by chance. */
+const GOLD_RUN = 3;
+
+/**
+ * Share of a shown line's words, in runs of `GOLD_RUN` its page's gold also has, from which the line
+ * is the article's own text that the gold's author edited (a typo corrected, a subject reworded: "He
+ * further said" for "The SBI further said"): a phrase across the edit is in no gold, but it is no
+ * boilerplate either, and is not sampled as one. A breadcrumb ending in the headline has about
+ * half of its words in the gold and stays a candidate.
+ */
+const ARTICLE_LINE_SHARE = 0.75;
+
+/** Whether most of `words` sit in runs of `GOLD_RUN` words that `gold` (padded) holds. */
+export function mostlyInGold(words: readonly string[], gold: string): boolean {
+  const held = new Array<boolean>(words.length).fill(false);
+  for (let i = 0; i + GOLD_RUN <= words.length; i++) if (gold.includes(padded(words.slice(i, i + GOLD_RUN)))) held.fill(true, i, i + GOLD_RUN);
+  return held.filter(Boolean).length >= ARTICLE_LINE_SHARE * words.length;
 }
 
 /** The lines of five words or more that a page shows (its block tree's lines); none for a page the block tree refuses. */

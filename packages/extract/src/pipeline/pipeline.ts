@@ -15,6 +15,7 @@ import { isRepeatedLine, pageLineKeys, repeatedLineKeys } from './repeatedLines.
 import type { TextLine } from '../html/blockLines.js';
 import { headerStandfirst, titledHeadline } from './titledHeadline.js';
 import { trimLetterlessEdges } from './articleEdges.js';
+import { withoutBreadcrumbs } from './breadcrumbHeading.js';
 import { RUN, WordRuns } from './wordRuns.js';
 import type { DecisionRecorder } from '../result/decisions.js';
 
@@ -155,8 +156,9 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  * - the reader finds no text (or only the site's): the template's.
  * - whichever reading is used, the page's headline goes first when the text lacks it and the
  *   page's `<title>` names it (`titledHeadline`), unless the layout's pages repeat that line (the
- *   site's name), with the standfirst of its own `<header>` (`headerStandfirst`); lines without a
- *   letter at the text's edges (counters, separators) go (`trimLetterlessEdges`).
+ *   site's name), with the standfirst of its own `<header>` (`headerStandfirst`); a heading written
+ *   as a breadcrumb keeps only its last part (`withoutBreadcrumbs`); lines without a letter at the
+ *   text's edges (counters, separators) go (`trimLetterlessEdges`).
  * On the k-fold runs of the shared datasets (sites with 10+ pages), where the two readings shared
  * little, the template's reading was right more often than not when it was mostly inside the
  * reader's (the reader had taken comments or a listing along): hence agreement in either
@@ -205,7 +207,7 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
     const underHeading = heading ? headerStandfirst(tree, heading, result.blocks, isSiteLine) : [];
     if (recorder) for (const line of underHeading) recorder.record({ kind: 'standfirst', line });
     const blocks = heading ? [heading, ...underHeading, ...result.blocks] : result.blocks;
-    const edged = trimLetterlessEdges(blocks);
+    const edged = trimLetterlessEdges(withoutBreadcrumbs(blocks) ?? blocks);
     return edged === result.blocks ? result : { ...result, ...resultOf('pipeline', [...edged], result.warnings) };
   };
 }

@@ -2,6 +2,7 @@ import type { Block, BlockTree } from '../html/blockTree.js';
 import { isFormLike } from '../mainblock/boilerplate.js';
 import type { SubtreeMeasures } from './measures.js';
 import { chosenName, isCommentsName, isUnlikelyName } from './names.js';
+import { teaserCards } from './teaserCards.js';
 
 /**
  * A block named as boilerplate that holds at least this share of the page's text (non-space
@@ -61,7 +62,8 @@ const ENTRY_FORM_INPUTS = 2;
  *   and cells (a cell's name describes the layout; sparing everything inside a table, as Readability
  *   does, kept an article's comments whole on pages laid out in tables), except page wrappers (`WRAPPER_SHARE`,
  *   never a list), and except inside preformatted text, where syntax highlighters name their
- *   tokens (`hljs-comment`, `token comment`), as Readability spares code.
+ *   tokens (`hljs-comment`, `token comment`), as Readability spares code;
+ * - rails of teaser cards, each a photo, a title and a link (`teaserCards`).
  * The root and BODY are never excluded.
  */
 export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trusted: boolean): Uint8Array {
@@ -81,6 +83,8 @@ export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trust
       i = block.end - 1;
     }
   }
+  const teasers = teaserCards(blocks, measures);
+  for (let i = 0; i < blocks.length; i++) if (teasers[i]) excluded[i] = 1;
   return excluded;
 }
 
