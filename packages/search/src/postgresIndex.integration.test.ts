@@ -24,9 +24,10 @@ async function addPage(db: Db, siteId: number, url: string): Promise<number> {
 
 const doc = (site: string, pageId: number, url: string, mainText: string): IndexDocument => testDocument({ site, pageId, url, mainText });
 
-async function openScratch(kind: 'pglite' | 'postgres'): Promise<{ db: Db; scratch: ScratchDatabase | undefined }> {
+/** A new database on either; `fromEmptyCopy: false` for PGlite without any migration applied. */
+async function openScratch(kind: 'pglite' | 'postgres', options: { fromEmptyCopy?: boolean } = {}): Promise<{ db: Db; scratch: ScratchDatabase | undefined }> {
   const scratch = kind === 'postgres' ? await createScratchDatabase() : undefined;
-  return { db: await openDb({ databaseUrl: scratch?.url, dataDir: 'memory' }), scratch };
+  return { db: await openDb({ databaseUrl: scratch?.url, dataDir: 'memory', ...options }), scratch };
 }
 
 for (const kind of ['pglite', 'postgres'] as const) {
@@ -145,7 +146,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
     const urlKeyedId = (url: string) => createHash('sha256').update(url).digest('hex').slice(0, 32);
 
     before(async () => {
-      ({ db, scratch } = await openScratch(kind));
+      ({ db, scratch } = await openScratch(kind, { fromEmptyCopy: false }));
       firstOnly = await mkdtemp(join(tmpdir(), 'winnow-migrations-'));
       await copyFile(join(MIGRATIONS_DIR, '0001_pipeline.sql'), join(firstOnly, '0001_pipeline.sql'));
       assert.deepEqual(await migrate(db, firstOnly), ['0001_pipeline.sql']);

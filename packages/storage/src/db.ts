@@ -43,6 +43,11 @@ export interface DbOptions {
    * PGlite as such a command should (small shared buffers, no optimizing compiler: `pgliteThread.ts`).
    */
   maintenance?: boolean;
+  /**
+   * PGlite only: a new database starts from the build's migrated copy (`emptyDatabase.ts`). Off
+   * for a database that must start without any migration (a test of one migration's work).
+   */
+  fromEmptyCopy?: boolean;
 }
 
 /**
@@ -57,10 +62,11 @@ export async function openDb(options: DbOptions): Promise<Db> {
     // `emptyDatabase.ts`) grows PGlite's WebAssembly memory to some 800 MB, which it never gives
     // back: `winnow up` on a new data directory held 940 MB where a restart holds 430. The thread
     // that created it ends (its memory with it), and a new one opens what it made.
-    if (dataDir !== 'memory' && !existsSync(join(dataDir, 'PG_VERSION')) && !(await readEmptyDatabase())) {
-      await (await openPglite({ dataDir, maintain: false })).close();
+    const fromEmptyCopy = options.fromEmptyCopy ?? true;
+    if (dataDir !== 'memory' && !existsSync(join(dataDir, 'PG_VERSION')) && !(fromEmptyCopy && (await readEmptyDatabase()))) {
+      await (await openPglite({ dataDir, maintain: false, fromEmptyCopy })).close();
     }
-    return openPglite({ dataDir, maintain: options.maintenance ?? true }, options.onError);
+    return openPglite({ dataDir, maintain: options.maintenance ?? true, fromEmptyCopy }, options.onError);
   }
   // Loaded here: the embedded database's commands never need the Postgres client.
   const { default: pgClient } = await import('pg');

@@ -103,17 +103,19 @@ export interface PgliteThreadData {
    * WebAssembly with the baseline compiler alone (`compileForOneShot`).
    */
   maintain: boolean;
+  /** A new database starts from the build's migrated copy, when there is a current one (`emptyDatabase.ts`). */
+  fromEmptyCopy: boolean;
 }
 
 /** Opens the database and returns what answers each request. */
 async function serve(
   port: NonNullable<typeof parentPort>,
-  { dataDir, maintain: maintained }: PgliteThreadData,
+  { dataDir, maintain: maintained, fromEmptyCopy }: PgliteThreadData,
   assets: PgliteAssets | undefined,
 ): Promise<(request: PgliteRequest) => void> {
   if (!maintained) compileForOneShot();
   const isNew = dataDir === 'memory' || !existsSync(join(dataDir, 'PG_VERSION'));
-  const emptyDatabase = isNew ? await readEmptyDatabase() : undefined;
+  const emptyDatabase = isNew && fromEmptyCopy ? await readEmptyDatabase() : undefined;
   const lite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, {
     ...assets,
     ...(maintained ? {} : { startParams: ONE_SHOT_START }),
