@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
  * stopped and started again on the same port. A port the kernel hands out for listening (port 0)
  * lies in the range it also gives outgoing connections: a client that keeps reconnecting to a
  * stopped server there can be given that very port and connect to itself (TCP simultaneous open),
- * and the server then cannot listen again. That hung a test once.
+ * and the server then cannot listen again (a test that restarted its Redis hung that way).
  */
 export async function freePort(): Promise<number> {
   const [ephemeralLow] = ephemeralRange();

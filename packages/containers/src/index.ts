@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
+import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
 import { freePort } from './freePort.js';
 
 export { freePort };
-import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
 
 /**
  * Which images the integration tests' engines run in, chosen by one switch,

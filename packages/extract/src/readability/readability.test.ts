@@ -36,7 +36,7 @@ describe('readability (the peer baseline)', () => {
     assert.equal(method.extract(first).text, alone);
   });
 
-  it('refuses a page of more than 100,000 elements with a typed error, one at the cap is read', () => {
+  it('refuses a page of more than 100,000 elements with a typed error, and reads a page of 1,000 lines', () => {
     const method = methodByName('readability');
     if (method.kind !== 'single') return assert.fail('readability must be single-page');
     const lines = (count: number) => `<html><body><p>${'a line of words<br>'.repeat(count)}</p></body></html>`;
