@@ -143,7 +143,7 @@ function recordTimes(times) {
   mkdirSync(dirname(TIMES_FILE), { recursive: true });
   // Written aside, then renamed: turbo runs several packages' tests at once, and a reader never sees half a file.
   const written = `${TIMES_FILE}.${process.pid}`;
-  writeFileSync(written, `${JSON.stringify(all, null, 1)}\n`);
+  writeFileSync(written, `${JSON.stringify(all, null, 2)}\n`);
   renameSync(written, TIMES_FILE);
 }
 
