@@ -9,13 +9,29 @@ import { serveGeneratedSite, type GeneratedSite } from '@winnow/crawler/testing'
 import { parse } from 'csv-parse/sync';
 import { type EmbeddedCli, embeddedCli } from './testing/embeddedCli.js';
 
-const COLUMNS = ['url', 'title', 'main_text', 'method', 'template_version', 'extracted_at', 'duplicate_of'];
+const COLUMNS = ['url', 'title', 'page_title', 'main_text', 'method', 'template_version', 'extracted_at', 'duplicate_of'];
+
+const HEADLINE = 'Harbour Lights Return After Forty Years';
+const SITE_NAME = 'Blue Heron Journal';
 
 describe('winnow export', () => {
   let site: GeneratedSite;
   let cli: EmbeddedCli;
   before(async () => {
-    site = await serveGeneratedSite({ pages: 12 });
+    // One article's <title> adds the site's name to its headline, as a news site's does.
+    site = await serveGeneratedSite({
+      pages: 12,
+      override: (request, response) => {
+        if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/articles/5.html') return false;
+        const links = [6, 7, 8].map((n) => `<li><a href="/articles/${n}.html">Article ${n}</a></li>`).join('');
+        response
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end(
+            `<!DOCTYPE html><html><head><title>${HEADLINE} | ${SITE_NAME}</title></head><body><nav><a href="/">Home</a></nav><article><h1>${HEADLINE}</h1><p>Article number 5 of the generated site tells its own short story of the harbour, word 35 and word 65.</p></article><ul class="more">${links}</ul></body></html>`,
+          );
+        return true;
+      },
+    });
     cli = await embeddedCli('export', { WINNOW_LOG_LEVEL: 'silent' });
     await cli.winnow('sites', 'add', 'harbour', '--seed', `${site.origin}/`, '--allow-private', '--template-every-ms', '0');
     await cli.winnow('crawl', 'harbour');
@@ -37,6 +53,23 @@ describe('winnow export', () => {
     assert.equal(article?.title, 'Article 3');
     assert.match(article?.main_text as string, /Article number 3 of the generated site/);
     assert.ok(!Number.isNaN(Date.parse(article?.extracted_at as string)));
+  });
+
+  test("exports the article's headline as title, as the search index has it, and the page's <title> as page_title", async () => {
+    const lines = (await cli.winnow('export', 'harbour')).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const titled = lines.find((line) => (line.url as string).endsWith('/articles/5.html'));
+    assert.equal(titled?.title, HEADLINE);
+    assert.equal(titled?.page_title, `${HEADLINE} | ${SITE_NAME}`);
+    const plain = lines.find((line) => (line.url as string).endsWith('/articles/3.html'));
+    assert.equal(plain?.page_title, 'Article 3');
+    const hits = JSON.parse((await cli.winnow('search', '"harbour lights return"', '--site', 'harbour', '--json')).stdout) as {
+      hits: { url: string; title: string; pageTitle: string }[];
+    };
+    const hit = hits.hits.find((h) => h.url === titled?.url);
+    assert.deepEqual([hit?.title, hit?.pageTitle], [titled?.title, titled?.page_title], 'the same titles as its search document');
   });
 
   test('writes CSV with a header row that a CSV reader reads back, multi-line texts included', async () => {

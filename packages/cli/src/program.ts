@@ -250,7 +250,9 @@ export function buildProgram(): Command {
 
   program
     .command('export')
-    .description("a site's extracted pages (url, title, main text, method, template version, extracted_at) as JSON lines or CSV, or its fetches as a WARC file")
+    .description(
+      "a site's extracted pages (url, headline as title, page title, main text, method, template version, extracted_at) as JSON lines or CSV, or its fetches as a WARC file",
+    )
     .argument('<site>')
     .addOption(new Option('--format <format>', 'jsonl, csv or warc (a .warc.gz: gzip members)').choices(EXPORT_FORMATS).default('jsonl'))
     .option('--output <file>', 'write to this file instead of stdout')

@@ -26,13 +26,14 @@ export function exportFormat(format: unknown): ExportFormat {
 }
 
 /** The columns of jsonl and csv exports, in order. */
-const COLUMNS = ['url', 'title', 'main_text', 'method', 'template_version', 'extracted_at', 'duplicate_of'] as const;
+const COLUMNS = ['url', 'title', 'page_title', 'main_text', 'method', 'template_version', 'extracted_at', 'duplicate_of'] as const;
 
 /**
  * A site's export, streamed a batch of pages at a time (a large site is never in memory at once):
  *
  * - `jsonl` and `csv`: each page with an extraction of its current body, by page id: its URL,
- *   title, main text, the method and template version that read it, when, and the page whose
+ *   title (the article's headline) and page title (its `<title>`), as its search document has
+ *   them, main text, the method and template version that read it, when, and the page whose
  *   document stands for it when the index files it as a duplicate (else null/empty). CSV is RFC
  *   4180 with a header row (csv-stringify).
  * - `warc`: the site's fetches as a WARC file (gzip members), whatever holds the bodies
@@ -54,6 +55,7 @@ export async function exportSite(rt: Runtime, name: string, format: ExportFormat
       const rows = pages.map((page) => ({
         url: page.url,
         title: page.title,
+        page_title: page.pageTitle,
         main_text: page.mainText,
         method: page.method,
         template_version: page.templateVersion,

@@ -228,6 +228,15 @@ export async function indexableVersions(db: Queryable): Promise<Map<number, numb
   return new Map(rows.map((row) => [row.page_id, row.extracted_at.getTime()]));
 }
 
+/**
+ * A page's titles as its search document and its export have them, from its extraction's columns:
+ * `title` the article's headline (`articleHeadline`, recorded at extraction), or the `<title>` for
+ * an extraction made before headlines were recorded; `pageTitle` the `<title>` as the page has it.
+ */
+function pageTitles(row: { title: string | null; headline: string | null }): { title: string; pageTitle: string } {
+  return { title: row.headline ?? row.title ?? '', pageTitle: row.title ?? '' };
+}
+
 export interface IndexablePage {
   pageId: number;
   site: string;
@@ -262,8 +271,7 @@ export async function indexablePages(db: Queryable, pageIds: readonly number[]):
     pageId: row.page_id,
     site: row.site,
     url: row.url,
-    title: row.headline ?? row.title ?? '',
-    pageTitle: row.title ?? '',
+    ...pageTitles(row),
     mainText: row.main_text,
     templateVersion: row.template_version,
     extractedAt: row.extracted_at,
@@ -435,7 +443,10 @@ export async function findPagesByUrl(db: Queryable, urls: readonly string[], sit
 export interface ExportedExtraction {
   pageId: number;
   url: string;
-  title: string | null;
+  /** The article's headline, as the page's search document has it (`pageTitles`). */
+  title: string;
+  /** The page's `<title>`, the site's name and section included (the search document's `page_title`). */
+  pageTitle: string;
   mainText: string;
   method: string;
   templateVersion: number | null;
@@ -450,13 +461,14 @@ export async function siteExtractions(db: Queryable, siteId: number, afterId: nu
     id: number;
     url: string;
     title: string | null;
+    headline: string | null;
     main_text: string;
     method: string;
     template_version: number | null;
     extracted_at: Date;
     duplicate_of: string | null;
   }>(
-    `SELECT p.id, p.url, e.title, e.main_text, e.method, e.template_version, e.extracted_at, p.duplicate_of
+    `SELECT p.id, p.url, e.title, e.headline, e.main_text, e.method, e.template_version, e.extracted_at, p.duplicate_of
        FROM pages p JOIN extractions e ON e.page_id = p.id AND e.content_hash = p.content_hash
       WHERE p.site_id = $1 AND p.id > $2 ORDER BY p.id LIMIT $3`,
     [siteId, afterId, limit],
@@ -464,7 +476,7 @@ export async function siteExtractions(db: Queryable, siteId: number, afterId: nu
   return rows.map((row) => ({
     pageId: row.id,
     url: row.url,
-    title: row.title,
+    ...pageTitles(row),
     mainText: row.main_text,
     method: row.method,
     templateVersion: row.template_version,
