@@ -60,7 +60,9 @@ export class PipelineQueues {
       removeOnComplete: { count: 1000 },
       removeOnFail: false,
     };
-    this.#queues = new Map(QUEUE_NAMES.map((name) => [name, watched(settings, new Queue(name, { connection: settings.connection, prefix: settings.prefix, defaultJobOptions }))]));
+    this.#queues = new Map(
+      QUEUE_NAMES.map((name) => [name, watched(settings, new Queue(name, { connection: settings.connection, prefix: settings.prefix, defaultJobOptions }))]),
+    );
   }
 
   queue(name: QueueName): Queue {

@@ -35,7 +35,9 @@ export function redisConnection(url: string, { cluster }: { cluster: boolean }):
  */
 export function openRedisClient(connection: ConnectionOptions, watch?: RedisWatch): RedisClient {
   const client =
-    connection instanceof Cluster || connection instanceof Redis ? connection.duplicate() : new Redis({ ...(connection as RedisOptions), maxRetriesPerRequest: null });
+    connection instanceof Cluster || connection instanceof Redis
+      ? connection.duplicate()
+      : new Redis({ ...(connection as RedisOptions), maxRetriesPerRequest: null });
   return watch ? watch.watch(client) : client;
 }
 

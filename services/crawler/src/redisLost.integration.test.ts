@@ -60,7 +60,10 @@ test('while Redis is stopped, a process logs one warning naming it and one line 
     assert.equal(back[0]?.msg, `Redis at 127.0.0.1:${port} is back`);
   } finally {
     if (child.exitCode === null) child.kill('SIGTERM');
+    // A crawler closes its queues only on a Redis that answers: a failed test does not wait for that.
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await exited;
+    clearTimeout(killer);
     await redis.stop();
   }
 });
