@@ -25,4 +25,5 @@ export {
   type PrivateRedis,
   type RedisClient,
 } from './redis.js';
+export { redisName, RedisWatch, type RedisWatchLog, type WatchedRedis } from './redisWatch.js';
 export { UnrecoverableError, type Worker } from 'bullmq';

@@ -1,5 +1,6 @@
 import { Queue, UnrecoverableError, Worker, type ConnectionOptions, type Job, type JobsOptions } from 'bullmq';
 import { parseJobPayload, QUEUE_NAMES, type JobPayload, type QueueName } from './contracts.js';
+import type { RedisWatch } from './redisWatch.js';
 
 export interface QueueSettings {
   connection: ConnectionOptions;
@@ -11,8 +12,12 @@ export interface QueueSettings {
   backoffMs: number;
   /** A worker's lock on a job; a dead worker's jobs are taken back once it lapses. */
   lockMs: number;
-  /** Hears a worker's connection errors (ioredis retries them; the runtime logs them). */
-  onError?: (error: Error) => void;
+  /**
+   * Hears every queue's and worker's connection (ioredis reconnects them; the runtime logs one line
+   * when Redis is lost and one when it is back). Without it a queue's lost connection prints a
+   * stack trace for every attempt to reconnect.
+   */
+  redisWatch?: RedisWatch;
   /** Hears the end of every attempt of a job a worker ran, with how long it took (the runtime counts them in its metrics). */
   onAttemptEnd?: (attempt: JobAttempt) => void;
 }
@@ -55,7 +60,9 @@ export class PipelineQueues {
       removeOnComplete: { count: 1000 },
       removeOnFail: false,
     };
-    this.#queues = new Map(QUEUE_NAMES.map((name) => [name, new Queue(name, { connection: settings.connection, prefix: settings.prefix, defaultJobOptions })]));
+    this.#queues = new Map(
+      QUEUE_NAMES.map((name) => [name, watched(settings, new Queue(name, { connection: settings.connection, prefix: settings.prefix, defaultJobOptions }))]),
+    );
   }
 
   queue(name: QueueName): Queue {
@@ -192,6 +199,12 @@ export function startWorker<Name extends QueueName>(
     if (finalAttempt) void options.onGiveUp(job.data, error, job.attemptsMade).catch(() => undefined);
   });
   // Connection errors are retried by ioredis; a listener keeps them from crashing the process, and says them.
-  worker.on('error', (error) => settings.onError?.(error));
-  return worker;
+  return watched(settings, worker);
+}
+
+/** `source` heard by the settings' `RedisWatch`; without one, its errors are still listened to (ioredis retries them). */
+function watched<Source extends Queue | Worker>(settings: QueueSettings, source: Source): Source {
+  if (settings.redisWatch) return settings.redisWatch.watch(source);
+  if (source instanceof Worker) source.on('error', () => undefined);
+  return source;
 }

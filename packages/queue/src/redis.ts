@@ -6,6 +6,7 @@ import { delimiter, join } from 'node:path';
 import type { ConnectionOptions } from 'bullmq';
 import { failureReason } from '@winnow/config';
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import type { RedisWatch } from './redisWatch.js';
 
 /** ioredis options for a `redis://` or `rediss://` URL; workers need `maxRetriesPerRequest: null`. */
 export function redisOptionsFromUrl(url: string): ConnectionOptions {
@@ -28,10 +29,16 @@ export function redisConnection(url: string, { cluster }: { cluster: boolean }):
   return new Cluster([{ host, port }], { redisOptions: { ...login, maxRetriesPerRequest: null } });
 }
 
-/** A client of its own on `connection` (a cluster client is duplicated: same seeds and options). */
-export function openRedisClient(connection: ConnectionOptions): RedisClient {
-  if (connection instanceof Cluster || connection instanceof Redis) return connection.duplicate();
-  return new Redis({ ...(connection as RedisOptions), maxRetriesPerRequest: null });
+/**
+ * A client of its own on `connection` (a cluster client is duplicated: same seeds and options),
+ * heard by `watch` when given (its lost connection logged once, not printed at every retry).
+ */
+export function openRedisClient(connection: ConnectionOptions, watch?: RedisWatch): RedisClient {
+  const client =
+    connection instanceof Cluster || connection instanceof Redis
+      ? connection.duplicate()
+      : new Redis({ ...(connection as RedisOptions), maxRetriesPerRequest: null });
+  return watch ? watch.watch(client) : client;
 }
 
 /** Closes a client instance `redisConnection` made; plain options hold nothing open. */

@@ -201,7 +201,7 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
 /** Redis (by `REDIS_URL`, else a private `redis-server`) and the pipeline's queues on it; closed by `cleanups`. */
 async function openQueues(env: Env, log: Logger, metrics: PipelineMetrics, cleanups: (() => Promise<void>)[]): Promise<PipelineQueues> {
   // Loaded here: BullMQ and ioredis are no business of a command that opens no queues.
-  const { closeRedisConnection, PipelineQueues, redisConnection, startPrivateRedis, waitForRedis } = await import('@winnow/queue');
+  const { closeRedisConnection, PipelineQueues, redisConnection, redisName, RedisWatch, startPrivateRedis, waitForRedis } = await import('@winnow/queue');
   let redis: PrivateRedis | undefined;
   if (!env.REDIS_URL) {
     redis = await startPrivateRedis();
@@ -219,7 +219,7 @@ async function openQueues(env: Env, log: Logger, metrics: PipelineMetrics, clean
     attempts: env.WINNOW_JOB_ATTEMPTS,
     backoffMs: env.WINNOW_JOB_BACKOFF_MS,
     lockMs: env.WINNOW_JOB_LOCK_MS,
-    onError: (error) => log.warn({ err: error }, 'a queue connection failed; it reconnects'),
+    redisWatch: new RedisWatch(redisName(env.REDIS_URL), log),
     onAttemptEnd: ({ queue, outcome, seconds }) => {
       metrics.jobs.inc({ queue, outcome });
       metrics.jobSeconds.observe({ queue, outcome }, seconds);

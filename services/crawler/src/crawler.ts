@@ -109,8 +109,8 @@ export class Crawler implements Service {
     this.#rt = rt;
     this.#browserIdleMs = options.browserIdleMs ?? BROWSER_IDLE_MS;
     const { env } = rt;
-    this.#redis = openRedisClient(rt.queueSettings.connection);
-    this.#redis.on('error', (error) => rt.log.warn({ err: error }, 'redis error (the crawler retries)'));
+    this.#redis = openRedisClient(rt.queueSettings.connection, rt.queueSettings.redisWatch);
+    if (!rt.queueSettings.redisWatch) this.#redis.on('error', () => undefined); // ioredis retries
     this.#fetcher = new MeasuredFetcher(
       {
         userAgent: env.WINNOW_USER_AGENT,

@@ -1,0 +1,116 @@
+import type { EventEmitter } from 'node:events';
+
+/** What `RedisWatch` writes to: the runtime's pino logger, or anything with these methods. */
+export interface RedisWatchLog {
+  warn(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+  debug(fields: object, message: string): void;
+}
+
+/**
+ * A connection to Redis: an ioredis client (`'error'`, `'ready'`, `'end'`), or a BullMQ `Queue` or
+ * `Worker`, whose connections' `'ready'` only its backend (`getBackend()`) tells.
+ */
+export type WatchedRedis = EventEmitter & { getBackend?: () => unknown };
+
+/** Socket errors of a connection that cannot reach its server (as opposed to a command's error). */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ENOENT']);
+const CLUSTER_UNREACHABLE = /Failed to refresh slots cache|None of startup nodes is available/i;
+const CUT_OFF = /Connection is closed|Stream isn't writeable|Connection in subscriber mode|max retries per request/i;
+
+/**
+ * One account, for the whole process, of whether Redis answers, kept from the events of every
+ * connection given to `watch`. Without it, each connection's failed reconnect (ioredis retries
+ * every ~2 s) printed a stack trace on stderr: ioredis's "Unhandled error event", or BullMQ's
+ * `console.error` for a queue with no `'error'` listener. With it the log holds one warning when
+ * Redis becomes unreachable, naming the reason, and one line when every connection that lost it
+ * is ready again; the attempts in between are at debug level, without stacks. ioredis and BullMQ
+ * still reconnect and retry as before: this only listens.
+ */
+export class RedisWatch {
+  readonly #lost = new Set<WatchedRedis>();
+  #announced = false;
+
+  /** `where`: how the log names the server ("Redis at 127.0.0.1:6379"). */
+  constructor(
+    readonly where: string,
+    readonly log: RedisWatchLog,
+  ) {}
+
+  /** True while Redis is reported unreachable. */
+  get down(): boolean {
+    return this.#announced;
+  }
+
+  /** Listens to one connection (an ioredis client, or a BullMQ queue or worker); returns it. */
+  watch<Source extends object>(watched: Source): Source {
+    // BullMQ types `on` with its own events' names only; it is an EventEmitter all the same.
+    const source = watched as unknown as WatchedRedis;
+    source.on('error', (error: unknown) => this.#failed(source, error));
+    const backend = source.getBackend?.() as EventEmitter | undefined;
+    const readyFrom: EventEmitter = backend && typeof backend.on === 'function' ? backend : source;
+    readyFrom.on('ready', () => this.#ready(source));
+    // A client closed for good (`quit`) will not be ready again: it no longer holds "back" off.
+    source.on('end', () => this.#ready(source));
+    source.on('closed', () => this.#ready(source));
+    return watched;
+  }
+
+  #failed(source: WatchedRedis, error: unknown): void {
+    const reason = redisFailure(error);
+    const kind = failureKind(error);
+    if (kind === 'command') {
+      this.log.warn({ reason }, `${this.where}: a command failed (${reason})`);
+      return;
+    }
+    // Only the socket's own errors, which every connection meets on each attempt while the server is
+    // away, say it is down; a command cut off by the lost connection ("Connection is closed.") may
+    // come after its connection is back, and must not announce an outage nobody will see end.
+    if (kind === 'cut-off') {
+      this.log.debug({ reason }, `${this.where}: a command was cut off by a lost connection`);
+      return;
+    }
+    this.#lost.add(source);
+    if (this.#announced) {
+      this.log.debug({ reason }, `${this.where} still unreachable`);
+      return;
+    }
+    this.#announced = true;
+    this.log.warn({ reason }, `${this.where} unreachable: ${reason}; retrying`);
+  }
+
+  #ready(source: WatchedRedis): void {
+    this.#lost.delete(source);
+    if (!this.#announced || this.#lost.size > 0) return;
+    this.#announced = false;
+    this.log.info({}, `${this.where} is back`);
+  }
+}
+
+/** `socket`: the connection cannot reach the server; `cut-off`: a command lost with its connection; `command`: any other. */
+function failureKind(error: unknown): 'socket' | 'cut-off' | 'command' {
+  if (!(error instanceof Error)) return 'command';
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== undefined && UNREACHABLE_CODES.has(code)) return 'socket';
+  const nested = (error as { lastNodeError?: unknown }).lastNodeError;
+  if (nested !== undefined && failureKind(nested) === 'socket') return 'socket';
+  if (CLUSTER_UNREACHABLE.test(error.message)) return 'socket';
+  return CUT_OFF.test(error.message) ? 'cut-off' : 'command';
+}
+
+/** The reason, without the address the log names already: "connect ECONNREFUSED", "read ECONNRESET". */
+function redisFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  if (code && syscall) return `${syscall} ${code}`;
+  const nested = (error as { lastNodeError?: unknown }).lastNodeError;
+  if (error.message === '' && nested !== undefined) return redisFailure(nested);
+  return error.message.split('\n')[0] || code || error.name;
+}
+
+/** How logs name the Redis of a `redis://` URL: its host and port, never its credentials; the private one when there is no URL. */
+export function redisName(url: string | undefined): string {
+  if (!url) return 'the private Redis';
+  const parsed = new URL(url);
+  return `Redis at ${parsed.hostname}:${parsed.port || 6379}`;
+}
