@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { failureReason } from '@winnow/config/errors';
-import { readEmptyDatabase } from './emptyDatabase.js';
+import { hasEmptyDatabase } from './emptyDatabase.js';
 import type pg from 'pg';
 import type { PgliteOpen, PgliteReply, PgliteRequest, PgliteThreadData, PgliteThreadEarly } from './pgliteThread.js';
 
@@ -63,7 +63,7 @@ export async function openDb(options: DbOptions): Promise<Db> {
     // back: `winnow up` on a new data directory held 940 MB where a restart holds 430. The thread
     // that created it ends (its memory with it), and a new one opens what it made.
     const fromEmptyCopy = options.fromEmptyCopy ?? true;
-    if (dataDir !== 'memory' && !existsSync(join(dataDir, 'PG_VERSION')) && !(fromEmptyCopy && (await readEmptyDatabase()))) {
+    if (dataDir !== 'memory' && !existsSync(join(dataDir, 'PG_VERSION')) && !(fromEmptyCopy && (await hasEmptyDatabase()))) {
       await (await openPglite({ dataDir, maintain: false, fromEmptyCopy })).close();
     }
     return openPglite({ dataDir, maintain: options.maintenance ?? true, fromEmptyCopy }, options.onError);

@@ -29,9 +29,13 @@ export async function emptyDatabaseKey(migrationsDir: string = MIGRATIONS_DIR): 
   return hash.digest('hex');
 }
 
+/** Whether the empty database's copy was built and is still current for `migrationsDir` (its key alone is read). */
+export async function hasEmptyDatabase(migrationsDir: string = MIGRATIONS_DIR): Promise<boolean> {
+  if (!existsSync(EMPTY_DATABASE_COPY) || !existsSync(EMPTY_DATABASE_KEY)) return false;
+  return (await readFile(EMPTY_DATABASE_KEY, 'utf8')).trim() === (await emptyDatabaseKey(migrationsDir));
+}
+
 /** The empty database's copy (a tarball of PGlite's `dumpDataDir`), when built and still current for `migrationsDir`. */
 export async function readEmptyDatabase(migrationsDir: string = MIGRATIONS_DIR): Promise<Blob | undefined> {
-  if (!existsSync(EMPTY_DATABASE_COPY) || !existsSync(EMPTY_DATABASE_KEY)) return undefined;
-  if ((await readFile(EMPTY_DATABASE_KEY, 'utf8')).trim() !== (await emptyDatabaseKey(migrationsDir))) return undefined;
-  return new Blob([await readFile(EMPTY_DATABASE_COPY)]);
+  return (await hasEmptyDatabase(migrationsDir)) ? new Blob([await readFile(EMPTY_DATABASE_COPY)]) : undefined;
 }
