@@ -627,7 +627,11 @@ describe('the HTTP API', () => {
     const csv = await app.inject({ method: 'GET', url: '/sites/news/export?format=csv', headers: { host: OWN_HOST, authorization: `Bearer ${OPERATE}` } });
     assert.equal(csv.statusCode, 200);
     assert.equal(csv.headers['content-type'], 'text/csv; charset=utf-8');
-    assert.equal(csv.body, 'url,title,page_title,main_text,method,template_version,extracted_at,duplicate_of\n', 'no page of it is extracted: the header alone');
+    assert.equal(
+      csv.body,
+      'url,title,page_title,main_text,method,template_version,extracted_at,duplicate_of\n',
+      'no page of it is extracted: the header alone',
+    );
     const bad = await call('GET', '/sites/news/export?format=xml');
     assert.equal(bad.status, 400);
     assert.match((bad.body as { error: string }).error, /format must be one of jsonl, csv, warc/);
