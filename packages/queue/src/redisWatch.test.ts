@@ -53,6 +53,35 @@ test("a command's own error is told as it is, and is no outage", () => {
   assert.equal(watch.down, false);
 });
 
+test('a stopping process stops waiting: every connection is dropped once Redis is unreachable, and nothing says it is back', () => {
+  const { lines, log } = recorder();
+  const watch = new RedisWatch('Redis at h:1', log);
+  const dropped: string[] = [];
+  const connection = (name: string) => watch.watch(Object.assign(new EventEmitter(), { disconnect: () => dropped.push(name) }));
+  const client = connection('client');
+  connection('queue');
+  watch.stopWaiting();
+  assert.deepEqual(dropped, [], 'Redis answers: a stopping process closes its connections the usual way');
+  client.emit('error', refused());
+  assert.deepEqual(dropped, ['client', 'queue'], 'dropped at once, before the owners close them');
+  client.emit('end');
+  assert.deepEqual(
+    lines.filter((line) => line.level !== 'debug').map((line) => line.message),
+    ['Redis at h:1 unreachable while stopping: its connections are dropped; held jobs return to their queues when their locks lapse'],
+  );
+});
+
+test('stopping while Redis is already unreachable drops the connections at once', () => {
+  const { log } = recorder();
+  const watch = new RedisWatch('Redis at h:1', log);
+  let dropped = 0;
+  const client = watch.watch(Object.assign(new EventEmitter(), { disconnect: () => dropped++ }));
+  client.emit('error', refused());
+  assert.equal(dropped, 0, 'a running process keeps retrying');
+  watch.stopWaiting();
+  assert.equal(dropped, 1);
+});
+
 test('redisName: host and port, never the credentials', () => {
   assert.equal(redisName('redis://user:secret@cache.internal:6380/2'), 'Redis at cache.internal:6380');
   assert.equal(redisName('redis://cache.internal'), 'Redis at cache.internal:6379');

@@ -1,4 +1,5 @@
 import type { EventEmitter } from 'node:events';
+import { Worker } from 'bullmq';
 
 /** What `RedisWatch` writes to: the runtime's pino logger, or anything with these methods. */
 export interface RedisWatchLog {
@@ -11,7 +12,7 @@ export interface RedisWatchLog {
  * A connection to Redis: an ioredis client (`'error'`, `'ready'`, `'end'`), or a BullMQ `Queue` or
  * `Worker`, whose connections' `'ready'` only its backend (`getBackend()`) tells.
  */
-export type WatchedRedis = EventEmitter & { getBackend?: () => unknown };
+export type WatchedRedis = EventEmitter & { getBackend?: () => unknown; disconnect?: () => unknown };
 
 /** Socket errors of a connection that cannot reach its server (as opposed to a command's error). */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ENOENT']);
@@ -25,11 +26,16 @@ const CUT_OFF = /Connection is closed|Stream isn't writeable|Connection in subsc
  * `console.error` for a queue with no `'error'` listener. With it the log holds one warning when
  * Redis becomes unreachable, naming the reason, and one line when every connection that lost it
  * is ready again; the attempts in between are at debug level, without stacks. ioredis and BullMQ
- * still reconnect and retry as before: this only listens.
+ * still reconnect and retry as before: this only listens, until a stopping process stops waiting
+ * (`stopWaiting`).
  */
 export class RedisWatch {
+  readonly #watched = new Set<WatchedRedis>();
   readonly #lost = new Set<WatchedRedis>();
   #announced = false;
+  #waiting = true;
+  /** Connections dropped by `stopWaiting` end without Redis being back. */
+  #dropped = false;
 
   /** `where`: how the log names the server ("Redis at 127.0.0.1:6379"). */
   constructor(
@@ -42,10 +48,24 @@ export class RedisWatch {
     return this.#announced;
   }
 
+  /**
+   * For a process that is stopping: while Redis is unreachable, now or later, every watched
+   * connection is disconnected instead of reconnecting. BullMQ closes a queue or a worker by
+   * quitting its connections, and ioredis holds a quit until the server answers, so a SIGTERM
+   * during an outage waited for Redis to return (or for the pod to be killed). Nothing is lost by
+   * not waiting: a job a worker held goes back to its queue when its lock lapses, and the
+   * reconciler queues again whatever Postgres says is missing.
+   */
+  stopWaiting(): void {
+    this.#waiting = false;
+    if (this.#announced) this.#disconnectAll();
+  }
+
   /** Listens to one connection (an ioredis client, or a BullMQ queue or worker); returns it. */
   watch<Source extends object>(watched: Source): Source {
     // BullMQ types `on` with its own events' names only; it is an EventEmitter all the same.
     const source = watched as unknown as WatchedRedis;
+    this.#watched.add(source);
     source.on('error', (error: unknown) => this.#failed(source, error));
     const backend = source.getBackend?.() as EventEmitter | undefined;
     const readyFrom: EventEmitter = backend && typeof backend.on === 'function' ? backend : source;
@@ -76,12 +96,28 @@ export class RedisWatch {
       return;
     }
     this.#announced = true;
+    if (!this.#waiting) {
+      this.#disconnectAll();
+      return;
+    }
     this.log.warn({ reason }, `${this.where} unreachable: ${reason}; retrying`);
+  }
+
+  #disconnectAll(): void {
+    this.#dropped = true;
+    this.log.warn({}, `${this.where} unreachable while stopping: its connections are dropped; held jobs return to their queues when their locks lapse`);
+    for (const source of this.#watched) {
+      // A worker is closed without waiting for its jobs (whose ends it could not record), and its
+      // owner's own `close()` then returns that same closing; a queue or a client disconnects.
+      // Called now, not in a later tick: an owner's `close()` right after this must find it closing.
+      const dropping = source instanceof Worker ? source.close(true) : source.disconnect?.();
+      Promise.resolve(dropping).catch((error: unknown) => this.log.debug({ reason: redisFailure(error) }, `${this.where}: a connection could not be dropped`));
+    }
   }
 
   #ready(source: WatchedRedis): void {
     this.#lost.delete(source);
-    if (!this.#announced || this.#lost.size > 0) return;
+    if (!this.#announced || this.#lost.size > 0 || this.#dropped) return;
     this.#announced = false;
     this.log.info({}, `${this.where} is back`);
   }

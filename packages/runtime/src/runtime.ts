@@ -1,4 +1,5 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
 import type { WarcArchive } from '@winnow/archive';
 import { objectStoreOptions } from '@winnow/archive/objectStore';
@@ -213,13 +214,16 @@ async function openQueues(env: Env, log: Logger, metrics: PipelineMetrics, clean
   }
   const connection = redis ? redis.options : redisConnection(env.REDIS_URL as string, { cluster: env.WINNOW_REDIS_MODE === 'cluster' });
   cleanups.push(() => closeRedisConnection(connection));
+  const redisWatch = new RedisWatch(redisName(env.REDIS_URL), log);
+  // A cluster's client is shared by every queue (`redisConnection`): it is watched, and dropped, with them.
+  if (connection instanceof EventEmitter) redisWatch.watch(connection);
   const queues = new PipelineQueues({
     connection,
     prefix: env.WINNOW_QUEUE_PREFIX,
     attempts: env.WINNOW_JOB_ATTEMPTS,
     backoffMs: env.WINNOW_JOB_BACKOFF_MS,
     lockMs: env.WINNOW_JOB_LOCK_MS,
-    redisWatch: new RedisWatch(redisName(env.REDIS_URL), log),
+    redisWatch,
     onAttemptEnd: ({ queue, outcome, seconds }) => {
       metrics.jobs.inc({ queue, outcome });
       metrics.jobSeconds.observe({ queue, outcome }, seconds);

@@ -62,6 +62,7 @@ export async function serve(
   process.once('SIGTERM', again);
   process.once('SIGINT', again);
   rt.log.info({ signal }, 'stopping: finishing current jobs');
+  if (rt.queuesOpen) rt.queueSettings.redisWatch?.stopWaiting();
   await Promise.all(services.map((service) => service.close()));
   await activity.stop();
   await listener?.close();
