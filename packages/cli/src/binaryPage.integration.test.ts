@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { type EmbeddedCli, embeddedCli } from './testing/embeddedCli.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 let server: Server;
 let origin: string;
@@ -17,13 +17,11 @@ before(async () => {
     const article = '<p>The harbour master opened the lock gates at dawn, as every morning of the season.</p>';
     response.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><a href="/noise">noise</a><article>${article}</article></body></html>`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = await listenOnLoopback(server);
   ({ winnow } = await embeddedCli('binary'));
 });
 after(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 
 test('random bytes served as text/html are refused once, with the reason in the crawl log, and never indexed', async () => {

@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { SITE_CONFIG_SCHEMA } from '@winnow/config';
 import { freePort } from '@winnow/queue/testing';
 import { CLI_MAIN, embeddedCli, embeddedEnv, runCli } from './testing/embeddedCli.js';
+import { listenOnLoopback } from '@winnow/demo-corpus';
 
 const winnow = (...args: string[]) => runCli(args);
 const fails = async (args: string[], message: RegExp) => {
@@ -315,7 +316,7 @@ describe('winnow, operating the embedded pipeline', () => {
       response.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' });
       response.end(body ?? 'not here');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await listenOnLoopback(server);
     try {
       const { winnow: inEnv } = await embeddedCli('progress');
       await inEnv('sites', 'add', 'tides', '--seed', `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, '--allow-private');
@@ -346,7 +347,7 @@ describe('winnow up', () => {
 
   it('refuses an unknown WINNOW_TEMPLATE_METHOD with the rest of the environment, before binding a port', async () => {
     const busy = createServer();
-    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    await listenOnLoopback(busy);
     const env = { ...process.env, WINNOW_API_PORT: String((busy.address() as AddressInfo).port), WINNOW_TEMPLATE_METHOD: 'nope', WINNOW_DATA_DIR: 'memory' };
     try {
       await assert.rejects(runCli(['up'], { env, timeout: 60_000 }), (error: { code?: number; stderr?: string }) => {
@@ -417,8 +418,7 @@ describe('winnow crawl, interrupted', () => {
           : `<html><body><article><h1>Story ${path}</h1><p>The ferry to the island ran late again today, the harbour master said.</p></article></body></html>`;
       setTimeout(() => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body), 400);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const origin = await listenOnLoopback(server);
     const env = await embeddedEnv('interrupt');
     try {
       await runCli(['sites', 'add', 'slow', '--seed', `${origin}/`, '--allow-private', '--concurrency', '1'], { env });

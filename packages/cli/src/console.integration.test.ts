@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { type ApiService, startApi } from '@winnow/api';
 import { loadEnv } from '@winnow/config';
-import { type DemoWeb, serveDemoWeb } from '@winnow/demo-corpus';
+import { closeServer, type DemoWeb, listenOnLoopback, serveDemoWeb } from '@winnow/demo-corpus';
 import { addSite, openRuntime, type PageExplanation, pageExplanation, pipelineStatus, type Runtime, sitePages, startCrawl, waitForIdle } from '@winnow/runtime';
 import { DRIFT_MIN_PAGES, DRIFT_SHARE } from '@winnow/extractor';
 import { findSite, siteHealthHistory } from '@winnow/storage';
@@ -141,7 +141,7 @@ describe('the web console, in Chromium, on a real pipeline run', () => {
         600,
       );
     });
-    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    await listenOnLoopback(slow);
     try {
       const origin = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
       await addSite(rt, { name: 'slow', seeds: [`${origin}/`], allowPrivateAddresses: true, concurrency: 1 });
@@ -166,8 +166,7 @@ describe('the web console, in Chromium, on a real pipeline run', () => {
       assert.ok(running.length >= 1, `the crawl was shown under way: ${seen.join(' | ')}`);
       assert.equal(page.url().endsWith('#/sites'), true, 'the same screen, redrawn');
     } finally {
-      slow.closeAllConnections();
-      await new Promise((resolve) => slow.close(resolve));
+      await closeServer(slow);
     }
   });
 

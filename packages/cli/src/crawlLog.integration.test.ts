@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { type EmbeddedCli, embeddedCli } from './testing/embeddedCli.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 const page = (title: string, links = '') =>
   `<html><head><title>${title}</title></head><body><nav>${links}</nav><article><h1>${title}</h1><p>${title} is a page of the test site, long enough to be read as its main text.</p></article></body></html>`;
@@ -55,14 +56,12 @@ describe('what a crawl did not store: status counts and the crawl log (the real 
 
   before(async () => {
     server = troubledSite();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = await listenOnLoopback(server);
     ({ winnow } = await embeddedCli('crawl-log'));
     await winnow('sites', 'add', 'troubled', '--seed', `${origin}/`, '--allow-private', '--template-every-ms', '0', '--min-template-pages', '50');
   });
   after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await closeServer(server);
   });
 
   test("status says each outcome by the name its JSON uses, for the latest crawl, apart from the site's pages", async () => {
@@ -170,8 +169,7 @@ function leakySite(): Server {
 describe('what a crawl found and did not admit: counted by reason, in status and the crawl log (the real CLI, embedded)', () => {
   test('links outside the allowed URLs, crawler traps and the URLs over maxPages are counted once each, with examples', async () => {
     const server = leakySite();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const origin = await listenOnLoopback(server);
     const { winnow } = await embeddedCli('not-admitted');
     try {
       await winnow(
@@ -225,8 +223,7 @@ describe('what a crawl found and did not admit: counted by reason, in status and
           `crawl 1\tnot admitted\tthe crawl's page budget (the site's maxPages) was reached: 4 more URLs not admitted\te.g. ${log.notAdmitted[2].examples.join(' ')}\n`,
       );
     } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer(server);
     }
   });
   test("links on pages at the site's maxDepth are counted as beyond it, except those the crawl has already", async () => {
@@ -244,8 +241,7 @@ describe('what a crawl found and did not admit: counted by reason, in status and
       const hrefs = (links[request.url ?? ''] ?? []).map((href) => `<a href="${href}">${href}</a>`).join(' ');
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(`Page ${request.url}`, hrefs));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const origin = await listenOnLoopback(server);
     const { winnow } = await embeddedCli('max-depth');
     try {
       await winnow(
@@ -290,8 +286,7 @@ describe('what a crawl found and did not admit: counted by reason, in status and
       const text = (await winnow('crawl-log', 'deep')).stdout;
       assert.equal(text.split('\n').at(-2), `crawl 1\tnot admitted\t7 URLs linked from pages at the site's maxDepth, not followed\te.g. ${examples.join(' ')}`);
     } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer(server);
     }
   });
 });
@@ -315,8 +310,7 @@ describe('what a crawl fetched and did not index on its own: duplicates in statu
           return void response.writeHead(404, html).end('<p>no such page</p>');
       }
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const origin = await listenOnLoopback(server);
     const { winnow } = await embeddedCli('crawl-duplicates');
     const duplicates = async () =>
       JSON.parse((await winnow('crawl-log', 'twins', '--outcome', 'duplicate', '--json')).stdout).entries.map(
@@ -360,8 +354,7 @@ describe('what a crawl fetched and did not index on its own: duplicates in statu
       assert.deepEqual(await duplicates(), [ofA(3)[1], ...ofA(2), ...ofA(1)]);
       assert.deepEqual([(await counts()).stored, (await counts()).duplicate], [1, 1]);
     } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer(server);
     }
   });
 });

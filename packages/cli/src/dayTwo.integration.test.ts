@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CLI_MAIN, embeddedCli, runCli } from './testing/embeddedCli.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 /** Expects the command to fail with `code`, its stderr matching `message`; returns the failure's output. */
 async function fails(run: Promise<unknown>, code: number, message: RegExp): Promise<{ stdout: string; stderr: string }> {
@@ -41,12 +41,10 @@ describe('day-two commands', () => {
   let origin: string;
   before(async () => {
     server = smallSite();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = await listenOnLoopback(server);
   });
   after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await closeServer(server);
   });
 
   test('status on an empty database says how to start', async () => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { type ApiService, startApi } from '@winnow/api';
 import { loadEnv } from '@winnow/config';
-import { DEMO_SITE_NAMES, type DemoWeb, serveDemoWeb } from '@winnow/demo-corpus';
+import { DEMO_SITE_NAMES, type DemoWeb, listenOnLoopback, serveDemoWeb } from '@winnow/demo-corpus';
 import { type GoldPage, loadPages } from '@winnow/eval';
 import { addSite, listSites, openRuntime, type PageExplanation, pageExplanation, type Runtime, sitePages, startCrawl, waitForIdle } from '@winnow/runtime';
 import { closeAll, startWorkers } from './pipeline.js';
@@ -27,7 +27,7 @@ async function serveDatasetSite(pages: readonly GoldPage[]): Promise<{ server: S
     if (html === undefined) return void response.writeHead(404).end();
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, paths: [...byPath.keys()] };
 }
 

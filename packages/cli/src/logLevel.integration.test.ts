@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { freePort } from '@winnow/queue/testing';
 import { CLI_MAIN, embeddedEnv } from './testing/embeddedCli.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 const page = (title: string, links: string) =>
   `<!DOCTYPE html><html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>The ferry to ${title} leaves the harbour at dawn, and the tide decides whether it comes back before the lighthouse is lit.</p>${links}</main></body></html>`;
@@ -83,12 +83,10 @@ describe('what a running winnow logs', () => {
   let origin: string;
   before(async () => {
     server = smallSite();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = await listenOnLoopback(server);
   });
   after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await closeServer(server);
   });
 
   test("winnow up logs at info by default: the API's address, the crawl's start and end with its counts, the templates prepared and why, the activity", async () => {

@@ -10,6 +10,7 @@ import { checkWarc, type LocalS3Proxy, objectStoreEnv, startLocalS3Proxy } from 
 import { loadEnv } from '@winnow/config';
 import { addSite, exportSite, isIdle, openRuntime, pipelineStatus, requestTemplates, type Runtime, startCrawl, updateSite, waitForIdle } from '@winnow/runtime';
 import { closeAll, startWorkers } from './pipeline.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 const ARTICLES = 40;
 /** Articles past this one answer only once the test lets them: the crawl is under way when the store goes away. */
@@ -52,14 +53,13 @@ async function serveHeldSite(): Promise<HeldSite> {
     if (n > HELD_AFTER) void released.then(answer);
     else answer();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     bodies,
     release,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer(server);
     },
   };
 }

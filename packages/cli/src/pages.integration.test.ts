@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { type EmbeddedCli, embeddedCli } from './testing/embeddedCli.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 const VOCABULARY =
   'harbour tide ferry council market lighthouse storm festival bridge school river orchard baker mayor library station garden quarry museum choir railway lantern meadow clock tower chapel mill dock pier canal'.split(
@@ -67,15 +67,13 @@ describe("what extraction made of each page: `winnow pages`, `winnow page` and s
 
   before(async () => {
     server = gazette();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = await listenOnLoopback(server);
     ({ winnow } = await embeddedCli('pages'));
     await winnow('sites', 'add', 'gazette', '--seed', `${origin}/`, '--allow-private', '--template-every-ms', '0', '--min-template-pages', '3');
     await winnow('crawl', 'gazette');
   });
   after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await closeServer(server);
   });
 
   test('pages lists every extracted page with its template, method, words, reading and warnings; the filters keep the pages that need a look', async () => {

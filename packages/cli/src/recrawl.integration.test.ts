@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { crawlToEnd } from '@winnow/crawler/testing';
 import { addSite, crawlLog, openRuntime, pipelineStatus, type Runtime, type Service, search, startCrawl, waitForIdle } from '@winnow/runtime';
 import { closeAll, startWorkers } from './pipeline.js';
 import { type EmbeddedCli, embeddedCli } from './testing/embeddedCli.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 interface Served {
   status: number;
@@ -55,8 +55,7 @@ describe('a recrawl: 304s, a changed page, a removed page and a moved one (the e
 
   before(async () => {
     server = mutableSite(pages, conditional);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = await listenOnLoopback(server);
     rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
     services = await startWorkers(rt);
     // No page type reaches 50 pages: no template version comes to re-extract pages on its own.
@@ -67,8 +66,7 @@ describe('a recrawl: 304s, a changed page, a removed page and a moved one (the e
   after(async () => {
     await closeAll(services);
     await rt.close();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await closeServer(server);
   });
 
   test('the first crawl indexes every page', async () => {
@@ -141,8 +139,7 @@ describe('a recrawl after maxPages grew fetches the pages the first crawl left o
 
   before(async () => {
     server = mutableSite(pages, conditional);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const origin = await listenOnLoopback(server);
     cli = await embeddedCli('recrawl');
     await winnow(
       'sites',
@@ -160,8 +157,7 @@ describe('a recrawl after maxPages grew fetches the pages the first crawl left o
     );
   });
   after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await closeServer(server);
   });
 
   test('5 stored and 17 over maxPages; after sites update --max-pages 100, 17 stored and 5 unchanged', async () => {

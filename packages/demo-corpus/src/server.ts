@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback } from './loopback.js';
 import { demoSite, type DemoPage, type DemoSiteOptions } from './site.js';
 
 export interface ServedDemoSite {
@@ -45,11 +45,7 @@ export async function serveDemoWeb(names: readonly string[], options: DemoSiteOp
         response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page.html);
       });
       servers.push(server);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(0, '127.0.0.1', resolve);
-      });
-      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const origin = await listenOnLoopback(server);
       sites.push({ name, origin, pages: site.pages, goldByUrl: new Map(site.pages.map((page) => [`${origin}${page.path}`, page.gold])) });
     }
   } catch (error) {
@@ -59,15 +55,7 @@ export async function serveDemoWeb(names: readonly string[], options: DemoSiteOp
   return {
     sites,
     close: async () => {
-      await Promise.all(
-        servers.map(
-          (server) =>
-            new Promise<void>((resolve) => {
-              server.closeAllConnections();
-              server.close(() => resolve());
-            }),
-        ),
-      );
+      await Promise.all(servers.map(closeServer));
     },
   };
 }

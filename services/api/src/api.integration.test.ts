@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { checkWarc } from '@winnow/archive/testing';
 import { type ApiErrorCode, STATUS_BY_CODE } from './errors.js';
 import { buildApi } from './index.js';
+import { listenOnLoopback } from '@winnow/demo-corpus';
 
 const OPERATE = randomBytes(24).toString('hex');
 const SEARCH = randomBytes(24).toString('hex');
@@ -64,7 +65,7 @@ async function tcpRelay(target: number): Promise<{ port: number; close(): Promis
     }
     client.pipe(upstream).pipe(client);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   return {
     port: (server.address() as AddressInfo).port,
     close: async () => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { addSite, openRuntime, type Runtime, startCrawl } from '@winnow/runtime';
@@ -8,6 +7,7 @@ import { findPageByUrl, findSite, loadBody } from '@winnow/storage';
 import { startCrawler } from './crawler.js';
 import { assertCrawlDelayOfOneSecondKept } from './testing/crawlDelay.js';
 import { crawlToEnd } from './testing/crawlToEnd.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 /** Pages whose text and links exist only after their script has run. */
 const rendered = (text: string, link: string) =>
@@ -36,15 +36,13 @@ before(async () => {
     if (!page) return void response.writeHead(404, { 'content-type': 'text/html' }).end('<p>none</p>');
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = await listenOnLoopback(server);
   rt = await openRuntime(loadEnv(env));
 });
 
 after(async () => {
   await rt.close();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
 });
 
 test('a site configured as JavaScript-rendered is crawled in the system Chromium: the stored page is the rendered DOM', async () => {
@@ -108,8 +106,7 @@ fetch('/data.json').then((r) => r.json()).then((data) => { document.getElementBy
     const [type, body] = resources[request.url ?? ''] ?? ['text/html', '<p>none</p>'];
     response.writeHead(type === 'text/html' ? 404 : 200, { 'content-type': type }).end(body);
   });
-  await new Promise<void>((resolve) => delayed.listen(0, '127.0.0.1', resolve));
-  const delayedOrigin = `http://127.0.0.1:${(delayed.address() as AddressInfo).port}`;
+  const delayedOrigin = await listenOnLoopback(delayed);
   const crawler = startCrawler(rt);
   try {
     await addSite(rt, {
@@ -128,7 +125,6 @@ fetch('/data.json').then((r) => r.json()).then((data) => { document.getElementBy
     assertCrawlDelayOfOneSecondKept(requests);
   } finally {
     await crawler.close();
-    delayed.closeAllConnections();
-    await new Promise((resolve) => delayed.close(resolve));
+    await closeServer(delayed);
   }
 });

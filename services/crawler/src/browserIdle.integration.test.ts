@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { addSite, openRuntime, startCrawl } from '@winnow/runtime';
 import { findPageByUrl, findSite, loadBody } from '@winnow/storage';
 import { startCrawler } from './crawler.js';
 import { crawlToEnd } from './testing/crawlToEnd.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 /** This process's descendants that are Chromium's, by /proc. */
 function chromiumProcesses(pid = process.pid): number[] {
@@ -40,8 +40,7 @@ test('Chromium is closed once it has nothing to render, and launched again for t
     if (!body) return void response.writeHead(404).end();
     response.writeHead(200, { 'content-type': 'text/html' }).end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = await listenOnLoopback(server);
   // Chromium's own traffic goes to a proxy that answers nothing: the test reaches no outside host.
   const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_BROWSER_PROXY: 'http://127.0.0.1:9' }));
   const crawler = startCrawler(rt, { browserIdleMs: 200 });
@@ -67,7 +66,6 @@ test('Chromium is closed once it has nothing to render, and launched again for t
   } finally {
     await crawler.close();
     await rt.close();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await closeServer(server);
   }
 });

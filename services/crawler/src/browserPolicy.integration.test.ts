@@ -8,6 +8,7 @@ import { addSite, openRuntime, type Runtime, type Service, startCrawl } from '@w
 import { findPageByUrl, findSite, loadBody, type Page } from '@winnow/storage';
 import { startCrawler } from './crawler.js';
 import { crawlToEnd } from './testing/crawlToEnd.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 /** Hosts that mean this machine: the only ones the test proxy forwards to. */
 const LOOPBACK = new Set(['127.0.0.1', '0.0.0.0', 'localhost', '[::1]']);
@@ -42,7 +43,7 @@ async function loopbackProxy(): Promise<{ server: Server; url: string }> {
     upstream.on('error', () => socket.destroy());
     socket.on('error', () => upstream.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
@@ -158,7 +159,7 @@ for (const scope of [window, frame.contentWindow]) {
       internalSeen.push(`upgrade ${request.url}`);
       socket.destroy();
     });
-    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+    await listenOnLoopback(internal);
     internalPort = (internal.address() as AddressInfo).port;
     udp = createSocket('udp4');
     udp.on('message', (message, from) => datagrams.push(`${message.length} bytes from ${from.address}:${from.port}`));
@@ -190,8 +191,7 @@ for (const scope of [window, frame.contentWindow]) {
       siteSeen.push(`upgrade ${request.url}`);
       socket.destroy();
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    origin = await listenOnLoopback(site);
     proxy = await loopbackProxy();
     rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_BROWSER_PROXY: proxy.url }));
     crawler = startCrawler(rt);
@@ -201,8 +201,7 @@ for (const scope of [window, frame.contentWindow]) {
     await crawler.close();
     await rt.close();
     for (const server of [site, internal, proxy.server]) {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer(server);
     }
     udp.close();
   });

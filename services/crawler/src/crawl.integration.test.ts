@@ -8,6 +8,7 @@ import { findCrawl, findPageByUrl, findSite, latestCrawl } from '@winnow/storage
 import { startCrawler } from './crawler.js';
 import { crawlToEnd } from './testing/crawlToEnd.js';
 import { serveGeneratedSite } from './testing/generatedSite.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 const article = (n: number, links: string) =>
   `<html><head><title>Page ${n}</title></head><body><nav>${links}</nav><article><p>Paragraph number ${n} of the test site, long enough to read.</p></article></body></html>`;
@@ -19,7 +20,7 @@ async function canaryServer(): Promise<{ server: Server; port: number; hits: str
     hits.push(request.url ?? '');
     response.writeHead(200, { 'content-type': 'text/html' }).end('<p>internal admin page: secret words</p>');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   return { server, port: (server.address() as AddressInfo).port, hits };
 }
 
@@ -68,8 +69,7 @@ describe('crawling a site', () => {
   before(async () => {
     canary = await canaryServer();
     server = testSite(() => canary.port);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = await listenOnLoopback(server);
     rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_MAX_PAGE_BYTES: '4096' }));
     // canary.test stands for a public-looking name whose DNS answer is an internal address.
     crawler = startCrawler(rt, { resolve: async (hostname) => (hostname === 'canary.test' ? ['127.0.0.1'] : []) });
@@ -78,8 +78,7 @@ describe('crawling a site', () => {
     await crawler.close();
     await rt.close();
     for (const listening of [server, canary.server]) {
-      listening.closeAllConnections();
-      await new Promise((resolve) => listening.close(resolve));
+      await closeServer(listening);
     }
   });
 
@@ -185,7 +184,7 @@ describe('crawling a site', () => {
 
   test('an unreachable seed says "connection refused"', async () => {
     const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    await listenOnLoopback(closed);
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     await addSite(rt, { name: 'unreachable', seeds: [`http://127.0.0.1:${port}/`], allowPrivateAddresses: true, templateEveryMs: 0 });

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { brotliCompressSync, constants, createGzip, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { FetchError, Fetcher } from './fetcher.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 const USER_AGENT = 'WinnowBot/0.1 (+https://winnow.test/bot)';
 
@@ -19,13 +20,12 @@ async function listen(handler?: Parameters<typeof createServer>[1]): Promise<Lis
     requests.push({ url: request.url ?? '', headers: request.headers });
     handler?.(request, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   return { server, port: (server.address() as AddressInfo).port, requests };
 }
 
 async function close(listening: Listening): Promise<void> {
-  listening.server.closeAllConnections();
-  await new Promise((resolve) => listening.server.close(resolve));
+  await closeServer(listening.server);
 }
 
 const PAGE = Buffer.from(`<html><body>${'<p>The harbour at dawn.</p>'.repeat(50)}</body></html>`);

@@ -8,6 +8,7 @@ import { addSite, crawlLog, openRuntime, replaceSite, type Runtime, type Service
 import { type Crawl, findCrawl, findPageByUrl, findSite } from '@winnow/storage';
 import { startCrawler } from './crawler.js';
 import { crawlToEnd } from './testing/crawlToEnd.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 const ARTICLES = 20;
 /** Every page of the site: the home page, an about page, and 20 articles, 22 in all. */
@@ -55,15 +56,14 @@ async function serveSite(options: { latencyMs?: number } = {}): Promise<TestSite
     if (options.latencyMs) setTimeout(answer, options.latencyMs);
     else answer();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     pages,
     requests,
     notModified,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer(server);
     },
   };
 }

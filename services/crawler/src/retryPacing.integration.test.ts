@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { addSite, openRuntime, startCrawl } from '@winnow/runtime';
 import { startCrawler } from './crawler.js';
 import { assertCrawlDelayOfOneSecondKept } from './testing/crawlDelay.js';
 import { crawlToEnd } from './testing/crawlToEnd.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 test("a retried request keeps the host's Crawl-delay like any other, by the server's clock (503 then 200, 500 then 200)", async () => {
   const requests: { at: number; path: string }[] = [];
@@ -23,8 +23,7 @@ test("a retried request keeps the host's Crawl-delay like any other, by the serv
     const body = path === '/' ? links.map((link) => `<a href="${link}">${link}</a>`).join('') : `<p>The page ${path}, served.</p>`;
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<html><title>${path}</title><body>${body}</body></html>`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = await listenOnLoopback(server);
   const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
   const crawler = startCrawler(rt);
   try {
@@ -38,7 +37,6 @@ test("a retried request keeps the host's Crawl-delay like any other, by the serv
   } finally {
     await crawler.close();
     await rt.close();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await closeServer(server);
   }
 });

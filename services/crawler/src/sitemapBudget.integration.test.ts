@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { loadEnv, type SiteConfigInput } from '@winnow/config';
 import { addSite, openRuntime, type Runtime, startCrawl } from '@winnow/runtime';
 import { type Crawl, crawlLog, findSite, type NotAdmitted, notAdmitted } from '@winnow/storage';
 import { startCrawler } from './crawler.js';
 import { crawlToEnd } from './testing/crawlToEnd.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 let rt: Runtime;
 
@@ -27,14 +27,12 @@ async function serveSite(sitemap: (path: string, origin: string) => string | nul
     if (body !== null) return void response.writeHead(200, { 'content-type': 'application/xml' }).end(body);
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html(path));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = await listenOnLoopback(server);
   return {
     origin,
     seen,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer(server);
     },
   };
 }

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { addSite, openRuntime, type Runtime, startCrawl } from '@winnow/runtime';
 import { notAdmitted } from '@winnow/storage';
 import { startCrawler } from './crawler.js';
 import { crawlToEnd } from './testing/crawlToEnd.js';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 let rt: Runtime;
 let site: Server;
@@ -24,8 +24,7 @@ before(async () => {
     internalSeen.push(request.url ?? '');
     response.writeHead(200, { 'content-type': 'application/xml' }).end(xml('<urlset><url><loc>http://127.0.0.1:1/secret</loc></url></urlset>'));
   });
-  await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
-  internalOrigin = `http://127.0.0.1:${(internal.address() as AddressInfo).port}`;
+  internalOrigin = await listenOnLoopback(internal);
   site = createServer((request, response) => {
     const path = request.url ?? '/';
     siteSeen.push(path);
@@ -50,16 +49,14 @@ before(async () => {
         return void response.writeHead(404, { 'content-type': 'text/html' }).end('<p>none</p>');
     }
   });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  origin = await listenOnLoopback(site);
   rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent' }));
 });
 
 after(async () => {
   await rt.close();
   for (const server of [site, internal]) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await closeServer(server);
   }
 });
 

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ServedPage, SiteLayout } from '@winnow/eval/replay';
+import { listenOnLoopback } from '@winnow/demo-corpus';
 
 /** A replayed site on 127.0.0.1: its origin, a lookup of its pages by path, the requests it answered. */
 export interface ServedSite {
@@ -49,7 +49,6 @@ export async function serveSite(layout: SiteLayout, crawlerKey: (pathAndQuery: s
     requests.missing++;
     send(404, Buffer.from('<!DOCTYPE html><title>Not found</title><p>Not found</p>'));
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = await listenOnLoopback(server);
   return { origin, lookup, requests, close: () => new Promise<void>((done) => server.close(() => done())) };
 }

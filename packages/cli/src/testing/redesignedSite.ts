@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type DemoPage, demoSite } from '@winnow/demo-corpus';
+import { closeServer, type DemoPage, demoSite, listenOnLoopback } from '@winnow/demo-corpus';
 
 /** A local site that serves one demo design until `redesign()`, then another at the same addresses. */
 export interface RedesignedSite {
@@ -33,9 +32,9 @@ export async function serveRedesignedSite(options: { articles?: number; delayMs?
     }
     setTimeout(() => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page.html), delayMs);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin,
     pages: () => pages,
     redesign: () => {
       pages = demoSite('almanac', { articles }).pages;
@@ -43,11 +42,7 @@ export async function serveRedesignedSite(options: { articles?: number; delayMs?
     edit: (change) => {
       pages = pages.map((page) => ({ ...page, html: change(page.html) }));
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }
 

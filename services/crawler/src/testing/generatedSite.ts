@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 /** One request as the server saw it: when it arrived (ms, this process's clock), what, and who asked. */
 export interface SeenRequest {
@@ -99,15 +100,14 @@ export async function serveGeneratedSite(options: GeneratedSiteOptions): Promise
     else answerLater();
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     paths,
     requests,
     hits: (path) => counts.get(path) ?? 0,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer(server);
     },
   };
 }
