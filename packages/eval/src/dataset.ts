@@ -48,9 +48,16 @@ export type GoldPage = z.output<typeof pageSchema>;
  */
 export const GOLD_MISMATCH_COVERAGE = 0.5;
 
-/** Whether the dataset says the page's gold is not the text of its HTML (`GOLD_MISMATCH_COVERAGE`). */
+/**
+ * Whether the page's gold is not the text of its HTML: the dataset says so (`GOLD_MISMATCH_COVERAGE`),
+ * or the gold holds no word at all outside HTML comments, its annotators having found no article on
+ * the page (cleanportaleval's section fronts, whose gold is empty or `<!-- this page contains no
+ * article -->`). Against such gold every text scores 0, the list of stories a section front is read
+ * as (what a search engine wants indexed) as much as a sidebar.
+ */
 export function goldMismatch(page: GoldPage): boolean {
-  return page.goldCoverage !== undefined && page.goldCoverage < GOLD_MISMATCH_COVERAGE;
+  const noArticle = !/[\p{L}\p{N}]/u.test(page.gold.replace(/<!--[\s\S]*?-->/g, ''));
+  return noArticle || (page.goldCoverage !== undefined && page.goldCoverage < GOLD_MISMATCH_COVERAGE);
 }
 
 /** A malformed dataset line, named by file and line so it can be found and fixed. */

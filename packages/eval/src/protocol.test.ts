@@ -121,19 +121,20 @@ describe('evaluate', () => {
     assert.equal(report.per_site[0]?.empty, 1);
   });
 
-  it('counts pages whose gold the dataset says is not their text, and reports the scores of the others apart', async () => {
+  it('counts pages whose gold the dataset says is not their text, or that has no article, and reports the scores of the others apart', async () => {
     const pages: GoldPage[] = [
       page('a', 's', '<p>alpha beta gamma delta</p>', 'alpha beta gamma delta'),
       { ...page('b', 's', '<p>epsilon zeta eta theta</p>', 'words of another page entirely'), goldCoverage: 0.1 },
       { ...page('c', 's', '<p>iota kappa lambda mu</p>', 'iota kappa lambda mu'), goldCoverage: 0.5 },
+      page('d', 's', '<ul><li>nu xi</li><li>omicron pi</li></ul>', '<!-- this page contains no article -->'),
     ];
     const { report, outcomes } = await evaluate(pages, { method: 'reader', folds: 5 });
     assert.deepEqual(
       outcomes.map((o) => o.goldMismatch),
-      [false, true, false],
+      [false, true, false, true],
     );
-    assert.deepEqual(report.gold_mismatch.ids, ['b']);
-    assert.equal(report.pages, 3, 'the flagged page still counts in the main figures');
+    assert.deepEqual(report.gold_mismatch.ids, ['b', 'd'], 'flagged by the dataset, and gold with no article');
+    assert.equal(report.pages, 4, 'the flagged pages still count in the main figures');
     assert.ok(report.lcs_f1 < 0.7);
     assert.deepEqual(report.gold_mismatch.others, { pages: 2, shingle_f1: 1, bow_f1: 1, lcs_f1: 1 });
   });

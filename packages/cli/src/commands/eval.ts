@@ -74,12 +74,12 @@ function formatReport(report: EvaluationReport): string {
   ].join('\n');
 }
 
-/** How many pages the dataset flags as gold that is not their text, which, and the scores without them. */
+/** How many pages have gold that is not their text (the dataset's flag, or no article at all), which, and the scores without them. */
 function goldMismatchLines({ ids, others }: EvaluationReport['gold_mismatch'], number: (value: number) => string): string[] {
   if (ids.length === 0) return [];
   const shown = ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ');
   return [
-    `gold not matching its page (the dataset's flag): ${ids.length} page(s), ${shown}`,
+    `gold not matching its page (the dataset's flag, or no article in the gold): ${ids.length} page(s), ${shown}`,
     `the other ${others.pages} pages: shingle F1 ${number(others.shingle_f1)}   bow F1 ${number(others.bow_f1)}   lcs F1 ${number(others.lcs_f1)}`,
   ];
 }
