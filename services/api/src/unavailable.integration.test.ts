@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
-import { freePort } from '@winnow/queue/testing';
+import { freePort, type RedisServer, startRedisServer } from '@winnow/queue/testing';
 import { addSite, openRuntime, type Runtime } from '@winnow/runtime';
 import { ElasticsearchIndex } from '@winnow/search';
 import { type PostgresServer, startPostgresServer } from '@winnow/storage/testing';
@@ -17,7 +17,7 @@ async function get(app: FastifyInstance, path: string): Promise<{ status: number
   return { status: response.statusCode, body: response.json(), retryAfter: response.headers['retry-after'] };
 }
 
-describe('while an engine is down, /search and /status answer 503 naming it, in the one error shape', () => {
+describe('while an engine is down, the reads that need it answer 503 naming it, in the one error shape', () => {
   test('Postgres stopped (its own server): 503 naming the database, then 200 once it is back', async () => {
     const postgres: PostgresServer = await startPostgresServer();
     const rt = await openRuntime(loadEnv({ DATABASE_URL: postgres.url, ELASTICSEARCH_URL: '', WINNOW_LOG_LEVEL: 'silent', WINNOW_API_TOKEN: TOKEN }));
@@ -38,6 +38,35 @@ describe('while an engine is down, /search and /status answer 503 naming it, in 
       await app.close();
       await rt.close();
       await postgres.destroy();
+    }
+  });
+
+  // The limit only turns a hang (the failure this test is for) into a failed test; an answer comes within seconds.
+  test('while Redis is stopped, reads that need it answer 503 naming Redis instead of hanging, and 200 once it is back', { timeout: 120_000 }, async () => {
+    const redis: RedisServer = await startRedisServer();
+    const rt = await openRuntime(
+      loadEnv({ WINNOW_DATA_DIR: 'memory', REDIS_URL: redis.url, ELASTICSEARCH_URL: '', WINNOW_LOG_LEVEL: 'silent', WINNOW_API_TOKEN: TOKEN }),
+    );
+    const app = buildApi(rt);
+    try {
+      await addSite(rt, { name: 'harbour', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true });
+      assert.equal((await get(app, '/status')).status, 200);
+      await redis.stop();
+      for (const path of ['/status', '/status/idle']) {
+        const answer = await get(app, path);
+        assert.equal(answer.status, 503, `${path}: ${JSON.stringify(answer.body)}`);
+        assert.deepEqual(answer.body, { error: 'Redis (REDIS_URL) cannot be reached now; try again', code: 'unavailable' }, path);
+        assert.equal(answer.retryAfter, '5');
+      }
+      assert.equal((await get(app, '/sites')).status, 200, 'a read that needs only Postgres still answers');
+      await redis.restart();
+      for (let i = 0; (await get(app, '/ready')).status !== 200; i++) assert.ok(i < 600, 'the API found Redis again');
+      const back = await get(app, '/status');
+      assert.equal(back.status, 200, JSON.stringify(back.body));
+    } finally {
+      await app.close();
+      await rt.close();
+      await redis.stop();
     }
   });
 
