@@ -49,6 +49,11 @@ const ASIDE_ROLES: ReadonlySet<string> = new Set(['navigation', 'complementary',
  */
 const ENTRY_FORM_INPUTS = 2;
 
+/** Names of photo galleries and slideshows (Hearst's `hst-resgallery-container`, `slideshow`, `carousel`). */
+const GALLERY_NAME = /gallery|slideshow|carousel/;
+/** A gallery holds at most this much text (non-space characters) per photo: captions and credits, not prose. */
+const GALLERY_CHARS_PER_IMAGE = 600;
+
 /**
  * The subtrees the reader never reads, marked before scoring:
  * - figures and their captions (photo captions and credits are not the article; auto's rule 1),
@@ -76,7 +81,7 @@ export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trust
     const name = chosenName(blocks, block);
     const named = trusted ? isUnlikelyName(name) : isCommentsName(name);
     const namedUnlikely = named && ((trusted && LISTS.has(block.tag)) || shareOfPage(block) < WRAPPER_SHARE) && !TABLE_PARTS.has(block.tag);
-    if (isFigure || isFormLike(block, shareOfPage(block)) || isEntryForm(block, measures, shareOfPage) || namedUnlikely || isAside(block, shareOfPage)) {
+    if (isFigure || isFormLike(block, shareOfPage(block)) || isEntryForm(block, measures, shareOfPage) || namedUnlikely || (trusted && isGallery(block, name, measures, shareOfPage)) || isAside(block, shareOfPage)) {
       excluded.fill(1, i, block.end);
       i = block.end - 1;
     } else if (block.tag === 'pre') {
@@ -118,6 +123,15 @@ export function asideSubtrees(tree: BlockTree, measures: SubtreeMeasures): Uint8
 
 function isEntryForm(block: Block, measures: SubtreeMeasures, shareOfPage: (block: Block) => number): boolean {
   return block.tag === 'form' && (measures.inputs[block.index] as number) >= ENTRY_FORM_INPUTS && shareOfPage(block) < WRAPPER_SHARE;
+}
+
+/**
+ * A photo gallery inside the page: a block named as a gallery, slideshow or carousel, holding
+ * photos and at most a caption's text per photo, under half the page.
+ */
+function isGallery(block: Block, name: string, measures: SubtreeMeasures, shareOfPage: (block: Block) => number): boolean {
+  const images = measures.images[block.index] as number;
+  return images > 0 && (measures.headingChars[block.index] as number) === 0 && GALLERY_NAME.test(name) && (measures.chars[block.index] as number) <= GALLERY_CHARS_PER_IMAGE * images && shareOfPage(block) < WRAPPER_SHARE;
 }
 
 function isAside(block: Block, shareOfPage: (block: Block) => number): boolean {
