@@ -41,9 +41,11 @@ const NAME_WEIGHT = 25;
  * Boilerplate words that, inside one class token, outweigh the content word beside them
  * (`two-related-articles`, `related-posts`, `share-content`): see `isUnlikelyName`. Comments,
  * headers, footers and navigation are not among them (`comments-body`, `entry-header`,
- * `entry-footer`, `content-nav`): datasets keep a post's comments and its headline.
+ * `entry-footer`, `content-nav`): datasets keep a post's comments and its headline; nor are
+ * Readability's vague `supplemental` and `extra` (The New York Times' `story-body-supplemental`
+ * wraps the story).
  */
-const KEPT_QUALIFIERS = /header|footer|nav/;
+const KEPT_QUALIFIERS = /header|footer|nav|supplemental|extra/;
 
 /**
  * True when a block's name says it is a sidebar, comments, sharing or the like, and not content.
