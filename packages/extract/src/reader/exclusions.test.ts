@@ -56,7 +56,9 @@ describe('excludedBlocks', () => {
   it('sets aside a photo gallery of captions when names are trusted, but not a carousel of sections with headings', () => {
     const photo = (n: number) =>
       `<li><img src="/p${n}.jpg"><div class="caption">The minister shakes hands with his host in the capital on Wednesday. Photo: Agency</div></li>`;
-    const gallery = buildBlockTree(`<html><body><div>${story}<div class="hst-resgallery-container"><ul>${photo(1)}${photo(2)}</ul></div>${story}</div></body></html>`);
+    const gallery = buildBlockTree(
+      `<html><body><div>${story}<div class="hst-resgallery-container"><ul>${photo(1)}${photo(2)}</ul></div>${story}</div></body></html>`,
+    );
     const box = gallery.blocks.find((block) => block.hint.includes('resgallery')) as Block;
     const measures = subtreeMeasures(gallery);
     assert.equal(excludedBlocks(gallery, measures, true)[box.index], 1);

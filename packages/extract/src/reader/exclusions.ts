@@ -85,7 +85,14 @@ export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trust
     const name = chosenName(blocks, block);
     const named = trusted ? isUnlikelyName(name) : isCommentsName(name);
     const namedUnlikely = named && ((trusted && LISTS.has(block.tag)) || shareOfPage(block) < WRAPPER_SHARE) && !TABLE_PARTS.has(block.tag);
-    if (isFigure || isFormLike(block, shareOfPage(block)) || isEntryForm(block, measures, shareOfPage) || namedUnlikely || (trusted && isGallery(block, name, measures, shareOfPage)) || isAside(block, shareOfPage)) {
+    if (
+      isFigure ||
+      isFormLike(block, shareOfPage(block)) ||
+      isEntryForm(block, measures, shareOfPage) ||
+      namedUnlikely ||
+      (trusted && isGallery(block, name, measures, shareOfPage)) ||
+      isAside(block, shareOfPage)
+    ) {
       excluded.fill(1, i, block.end);
       i = block.end - 1;
     } else if (block.tag === 'pre') {
@@ -141,7 +148,13 @@ function isEntryForm(block: Block, measures: SubtreeMeasures, shareOfPage: (bloc
  */
 function isGallery(block: Block, name: string, measures: SubtreeMeasures, shareOfPage: (block: Block) => number): boolean {
   const images = measures.images[block.index] as number;
-  return images > 0 && (measures.headingChars[block.index] as number) === 0 && GALLERY_NAME.test(name) && (measures.chars[block.index] as number) <= GALLERY_CHARS_PER_IMAGE * images && shareOfPage(block) < WRAPPER_SHARE;
+  return (
+    images > 0 &&
+    (measures.headingChars[block.index] as number) === 0 &&
+    GALLERY_NAME.test(name) &&
+    (measures.chars[block.index] as number) <= GALLERY_CHARS_PER_IMAGE * images &&
+    shareOfPage(block) < WRAPPER_SHARE
+  );
 }
 
 function isAside(block: Block, shareOfPage: (block: Block) => number): boolean {
