@@ -52,4 +52,21 @@ describe('excludedBlocks', () => {
     const whole = wrapper.blocks.find((block) => block.tag === 'form') as Block;
     assert.equal(excludedBlocks(wrapper, subtreeMeasures(wrapper), true)[whole.index], 0);
   });
+
+  it('sets aside a photo gallery of captions when names are trusted, but not a carousel of sections with headings', () => {
+    const photo = (n: number) =>
+      `<li><img src="/p${n}.jpg"><div class="caption">The minister shakes hands with his host in the capital on Wednesday. Photo: Agency</div></li>`;
+    const gallery = buildBlockTree(
+      `<html><body><div>${story}<div class="hst-resgallery-container"><ul>${photo(1)}${photo(2)}</ul></div>${story}</div></body></html>`,
+    );
+    const box = gallery.blocks.find((block) => block.hint.includes('resgallery')) as Block;
+    const measures = subtreeMeasures(gallery);
+    assert.equal(excludedBlocks(gallery, measures, true)[box.index], 1);
+    assert.equal(excludedBlocks(gallery, measures, false)[box.index], 0);
+    const slides = buildBlockTree(
+      `<html><body><div>${story}<div class="carousel"><div><img src="/a.jpg"><h3>Data protection</h3><p>Keep your data ownership.</p></div></div>${story}</div></body></html>`,
+    );
+    const carousel = slides.blocks.find((block) => block.hint.includes('carousel')) as Block;
+    assert.equal(excludedBlocks(slides, subtreeMeasures(slides), true)[carousel.index], 0);
+  });
 });

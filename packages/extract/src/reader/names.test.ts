@@ -9,6 +9,12 @@ describe('what names say', () => {
       assert.equal(isUnlikelyName(hint), false, hint);
   });
 
+  it('a content word spares a name only in a token that no boilerplate word qualifies', () => {
+    for (const hint of [' box two-related-articles clear', ' related-posts', ' share-content']) assert.equal(isUnlikelyName(hint), true, hint);
+    for (const hint of [' content-wrapper has-sidebar', ' comments-body', ' entry-footer', ' content-nav', ' post_header', ' story-body-supplemental'])
+      assert.equal(isUnlikelyName(hint), false, hint);
+  });
+
   it('comment sections are told apart from other boilerplate', () => {
     assert.equal(isCommentsName('comments commentlist'), true);
     assert.equal(isCommentsName(' respond'), true);

@@ -92,6 +92,13 @@ describe('reader', () => {
     assertLacks(text, 'Copyright Allotment Forum');
   });
 
+  it("drops an ad slot's label between paragraphs, but not a line that mentions ads", () => {
+    const page = `<html><body><article><p>${prose('bridge repair')}</p><div class="Off5dpXq"><center><span>ADVERTISEMENT</span></center></div><p>${prose('library extension')}</p><p>Ads pay for this newsletter.</p><p>${prose('school roof')}</p></article></body></html>`;
+    const { text } = extractReader(page);
+    assertHas(text, 'bridge repair', 'library extension', 'Ads pay for this newsletter.');
+    assertLacks(text, 'ADVERTISEMENT');
+  });
+
   it('keeps both halves of a story split into two wrappers by an interruption, and not a teaser beside them', () => {
     const half = (n: number, topics: string[]) =>
       `<div class="story-body-supplemental"><div class="story-body story-body-${n}">${topics.map((topic) => `<p>${prose(topic)}</p>`).join('')}</div><div class="story-ad">Advertisement</div></div>`;
