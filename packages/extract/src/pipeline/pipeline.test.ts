@@ -325,6 +325,37 @@ describe('pipeline', () => {
     assert.ok(!linked.text.includes(related), linked.text);
   });
 
+  it("keeps a run of short sentences, a list and bare text of the article's own between two of its paragraphs, but not a box's tabs", () => {
+    const sentences = ['Photos of the harbour at dawn.', 'And a map of the ferry routes.'];
+    // Written straight into the article's container, between its paragraphs.
+    const bare = 'Tickets are on sale at the quay now!';
+    const items = ['Raw fish keeps six months', 'Cooked meat keeps three months'];
+    const tabs = ['Video', 'Gallery'];
+    const list = (lines: readonly string[]) => `<ul>${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
+    // Every page's share list puts list items in the layout, where the template reads only the site's short lines.
+    const share = '<ul><li><a href="/share">Share this story</a></li><li><a href="/print">Print</a></li></ul>';
+    const article = (n: number, middle: string) =>
+      sitePage(
+        `<h1>Headline ${uniqueParagraph(n * 10, 4)}</h1><p>${uniqueParagraph(n * 10 + 1)}</p>${middle}<p>${uniqueParagraph(n * 10 + 2)}</p><p>${uniqueParagraph(n * 10 + 3)}</p>${share}`,
+      );
+    const runOf = sentences.map((line) => `<p>${line}</p>`).join('');
+    const training = Array.from({ length: 20 }, (_, n) => article(n, n < 3 ? `${runOf}${list(items)}${list(tabs)}${bare}` : ''));
+    const extract = preparedExtractor(pipeline, training);
+    const decisions: string[] = [];
+    const result = extract(article(20, `${runOf}<p>${uniqueParagraph(203)}</p>${list(items)}<p>${uniqueParagraph(204)}</p>${bare}`), {
+      record: (d) => d.kind === 'unjudged' && decisions.push(d.line.text),
+    });
+    assert.ok(!readAlone(result), result.warnings.join('; '));
+    assertKeeps(
+      result.text,
+      [uniqueParagraph(201), ...sentences, uniqueParagraph(203), ...items, uniqueParagraph(204), bare, uniqueParagraph(202)],
+      'the article, its sentences, its list and its bare text',
+    );
+    assert.deepEqual(decisions, [...sentences, ...items, bare], 'kept by the rule, not by the template');
+    const tabbed = extract(article(21, `<p>${uniqueParagraph(213)}</p>${list(tabs)}`));
+    for (const tab of tabs) assert.ok(!tabbed.text.split('\n').includes(tab), tabbed.text);
+  });
+
   it("reads a page alone when the template keeps less than a sentence of it, all inside the reader's reading", () => {
     // The sample pages repeat their paragraphs (a site whose stories all said the same): the template learns only the headline.
     const story = (n: number, paragraphs: readonly string[]) => sitePage(`<h1>Story ${n}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}`);
