@@ -17,6 +17,16 @@ async function get(app: FastifyInstance, path: string): Promise<{ status: number
   return { status: response.statusCode, body: response.json(), retryAfter: response.headers['retry-after'] };
 }
 
+/** Each of `paths` answers 503 with `error` in the API's one error shape, and asks to be tried again in 5 s. */
+async function assertUnavailable(app: FastifyInstance, paths: readonly string[], error: string): Promise<void> {
+  for (const path of paths) {
+    const answer = await get(app, path);
+    assert.equal(answer.status, 503, `${path}: ${JSON.stringify(answer.body)}`);
+    assert.deepEqual(answer.body, { error, code: 'unavailable' }, path);
+    assert.equal(answer.retryAfter, '5');
+  }
+}
+
 describe('while an engine is down, the reads that need it answer 503 naming it, in the one error shape', () => {
   test('Postgres stopped (its own server): 503 naming the database, then 200 once it is back', async () => {
     const postgres: PostgresServer = await startPostgresServer();
@@ -25,12 +35,7 @@ describe('while an engine is down, the reads that need it answer 503 naming it, 
     try {
       await addSite(rt, { name: 'harbour', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true });
       await postgres.stop();
-      for (const path of ['/status', '/search?q=harbour']) {
-        const answer = await get(app, path);
-        assert.equal(answer.status, 503, `${path}: ${JSON.stringify(answer.body)}`);
-        assert.deepEqual(answer.body, { error: 'the database (Postgres, DATABASE_URL) cannot be reached now; try again', code: 'unavailable' }, path);
-        assert.equal(answer.retryAfter, '5');
-      }
+      await assertUnavailable(app, ['/status', '/search?q=harbour'], 'the database (Postgres, DATABASE_URL) cannot be reached now; try again');
       await postgres.start();
       assert.equal((await get(app, '/status')).status, 200);
       assert.equal((await get(app, '/search?q=harbour')).status, 200);
@@ -52,12 +57,7 @@ describe('while an engine is down, the reads that need it answer 503 naming it, 
       await addSite(rt, { name: 'harbour', seeds: ['http://127.0.0.1:9/'], allowPrivateAddresses: true });
       assert.equal((await get(app, '/status')).status, 200);
       await redis.stop();
-      for (const path of ['/status', '/status/idle']) {
-        const answer = await get(app, path);
-        assert.equal(answer.status, 503, `${path}: ${JSON.stringify(answer.body)}`);
-        assert.deepEqual(answer.body, { error: 'Redis (REDIS_URL) cannot be reached now; try again', code: 'unavailable' }, path);
-        assert.equal(answer.retryAfter, '5');
-      }
+      await assertUnavailable(app, ['/status', '/status/idle'], 'Redis (REDIS_URL) cannot be reached now; try again');
       assert.equal((await get(app, '/sites')).status, 200, 'a read that needs only Postgres still answers');
       await redis.restart();
       for (let i = 0; (await get(app, '/ready')).status !== 200; i++) assert.ok(i < 600, 'the API found Redis again');
@@ -87,15 +87,7 @@ describe('while an engine is down, the reads that need it answer 503 naming it, 
     });
 
     test('503 naming the search index', async () => {
-      for (const path of ['/status', '/search?q=harbour']) {
-        const answer = await get(app, path);
-        assert.equal(answer.status, 503, `${path}: ${JSON.stringify(answer.body)}`);
-        assert.deepEqual(
-          answer.body,
-          { error: 'the search index (Elasticsearch, ELASTICSEARCH_URL) cannot be reached now; try again', code: 'unavailable' },
-          path,
-        );
-      }
+      await assertUnavailable(app, ['/status', '/search?q=harbour'], 'the search index (Elasticsearch, ELASTICSEARCH_URL) cannot be reached now; try again');
     });
   });
 });
