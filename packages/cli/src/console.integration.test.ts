@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -141,9 +140,8 @@ describe('the web console, in Chromium, on a real pipeline run', () => {
         600,
       );
     });
-    await listenOnLoopback(slow);
+    const origin = await listenOnLoopback(slow);
     try {
-      const origin = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
       await addSite(rt, { name: 'slow', seeds: [`${origin}/`], allowPrivateAddresses: true, concurrency: 1 });
       await open('#/sites');
       const row = page.locator('tr[data-site="slow"]');

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { type ApiService, startApi } from '@winnow/api';
@@ -27,8 +26,8 @@ async function serveDatasetSite(pages: readonly GoldPage[]): Promise<{ server: S
     if (html === undefined) return void response.writeHead(404).end();
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
   });
-  await listenOnLoopback(server);
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, paths: [...byPath.keys()] };
+  const origin = await listenOnLoopback(server);
+  return { server, origin, paths: [...byPath.keys()] };
 }
 
 /** Every stored page of a site, explained. */

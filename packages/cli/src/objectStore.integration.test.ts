@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -53,9 +52,9 @@ async function serveHeldSite(): Promise<HeldSite> {
     if (n > HELD_AFTER) void released.then(answer);
     else answer();
   });
-  await listenOnLoopback(server);
+  const origin = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin,
     bodies,
     release,
     close: async () => {

@@ -43,8 +43,7 @@ async function loopbackProxy(): Promise<{ server: Server; url: string }> {
     upstream.on('error', () => socket.destroy());
     socket.on('error', () => upstream.destroy());
   });
-  await listenOnLoopback(server);
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return { server, url: await listenOnLoopback(server) };
 }
 
 /**

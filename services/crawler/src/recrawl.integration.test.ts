@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadEnv } from '@winnow/config';
 import { addSite, crawlLog, openRuntime, replaceSite, type Runtime, type Service, startCrawl, stopCrawl, updateSite } from '@winnow/runtime';
@@ -56,9 +55,9 @@ async function serveSite(options: { latencyMs?: number } = {}): Promise<TestSite
     if (options.latencyMs) setTimeout(answer, options.latencyMs);
     else answer();
   });
-  await listenOnLoopback(server);
+  const origin = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin,
     pages,
     requests,
     notModified,

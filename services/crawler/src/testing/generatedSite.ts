@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 
 /** One request as the server saw it: when it arrived (ms, this process's clock), what, and who asked. */
@@ -100,9 +99,9 @@ export async function serveGeneratedSite(options: GeneratedSiteOptions): Promise
     else answerLater();
   });
   server.keepAliveTimeout = 60_000;
-  await listenOnLoopback(server);
+  const origin = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin,
     paths,
     requests,
     hits: (path) => counts.get(path) ?? 0,
