@@ -57,14 +57,26 @@ describe('crawler processes sharing one frontier (real Postgres and Redis)', () 
 
   test('two crawlers share one crawl: every page fetched once, robots.txt once, both at work', async () => {
     // A wide site (listing pages), so the frontier holds more than one process can take at once.
-    const site = await serveGeneratedSite({ pages: 150, latencyMs: 50, shape: 'listings' });
+    // Its articles are answered only once both processes hold URLs of the crawl: one process
+    // (4 at a time) cannot then take them all before the other looks, however busy the machine.
+    let crawlId = 0;
+    const site = await serveGeneratedSite({
+      pages: 150,
+      latencyMs: 50,
+      shape: 'listings',
+      holdBack: {
+        paths: Array.from({ length: 150 }, (_, i) => `/articles/${i + 1}.html`),
+        until: untilBothHoldUrls(() => crawlId),
+      },
+    });
     const crawlers = await Promise.all([
       startCrawlerProcess({ ...env, WINNOW_CRAWL_CONCURRENCY: '4' }),
       startCrawlerProcess({ ...env, WINNOW_CRAWL_CONCURRENCY: '4' }),
     ]);
     try {
       await addSite(rt, { name: 'shared', seeds: [`${site.origin}/`], concurrency: 8, allowPrivateAddresses: true, templateEveryMs: 0, maxDepth: 100 });
-      const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'shared')).id, 120_000);
+      crawlId = (await startCrawl(rt, 'shared')).id;
+      const crawl = await crawlToEnd(rt, crawlId, 120_000);
       assert.equal(crawl.state, 'finished');
       assert.equal(crawl.counts.stored, site.paths.length);
       assert.deepEqual(
@@ -83,6 +95,23 @@ describe('crawler processes sharing one frontier (real Postgres and Redis)', () 
       await site.close();
     }
   });
+
+  /**
+   * Settles once two owners have held or done URLs of the crawl, or after a minute (the test's
+   * assertion then names the one process that did all the work).
+   */
+  async function untilBothHoldUrls(crawlId: () => number): Promise<void> {
+    for (let i = 0; i < 600; i++) {
+      if (crawlId() > 0) {
+        const [row] = await rt.db.query<{ owners: number }>(
+          `SELECT count(DISTINCT coalesce(lease_owner, done_by))::int AS owners FROM frontier WHERE crawl_id = $1`,
+          [crawlId()],
+        );
+        if ((row?.owners ?? 0) >= 2) return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 
   test('kill -9 of one crawler mid-crawl loses nothing and refetches only what it had in flight', async () => {
     const concurrency = 4;
