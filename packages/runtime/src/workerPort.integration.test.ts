@@ -5,7 +5,7 @@ import { startRedisServer } from '@winnow/queue/testing';
 import { openRuntime } from './runtime.js';
 import { startWorkerPort } from './workerPort.js';
 
-test("a worker's port: /health while it runs, /ready while its engines answer (503 naming the one that does not), /metrics, and nothing else", async () => {
+test("a worker's port: /health while it runs, /ready while its engines answer (503 naming the one that does not), /metrics, and nothing else", { timeout: 120_000 }, async () => {
   const redis = await startRedisServer();
   const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', REDIS_URL: redis.url, WINNOW_LOG_LEVEL: 'silent' }));
   const port = await startWorkerPort(rt, '127.0.0.1', 0);
@@ -13,6 +13,7 @@ test("a worker's port: /health while it runs, /ready while its engines answer (5
     const response = await fetch(`${port.url}${path}`, { method });
     return { status: response.status, body: await response.json() };
   };
+  let redisStopped = false;
   try {
     assert.match(port.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.deepEqual(await get('/health'), { status: 200, body: { status: 'ok' } });
@@ -28,10 +29,12 @@ test("a worker's port: /health while it runs, /ready while its engines answer (5
     });
     assert.deepEqual(await get('/ready', 'POST'), { status: 405, body: { error: 'POST /ready is not allowed: use GET', code: 'method-not-allowed' } });
     await redis.stop();
+    redisStopped = true;
     assert.deepEqual(await get('/ready'), { status: 503, body: { status: 'not ready', checks: { database: 'ok', redis: 'failed', search: 'ok' } } });
     assert.equal((await get('/health')).status, 200, 'the process itself still runs');
-    await redis.restart(); // the runtime's queues close only on a Redis that answers
   } finally {
+    // The runtime's queues close only on a Redis that answers: a failed assertion above must not hang here.
+    if (redisStopped) await redis.restart();
     await port.close();
     await rt.close();
     await redis.stop();
