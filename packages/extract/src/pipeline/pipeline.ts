@@ -180,7 +180,7 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
   }));
   /** The page's reading, and the layout it was read with (none when it was read alone for want of one). */
   const read = (tree: BlockTree, recorder?: DecisionRecorder): { result: ExtractionResult; layout?: LayoutFacts } => {
-    const single = readTree(tree);
+    const single = readTree(tree, { listings: false });
     recorder?.record({ kind: 'reader-reading', lines: single.blocks });
     const nearest = mostSimilar(pathsOf(tree), layouts, (layout) => layout.signature);
     if (!nearest) return { result: alone(single, 'no template for this page type yet') };

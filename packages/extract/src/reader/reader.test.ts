@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BILINGUAL_STORIES, bilingualSitePage } from '../testing/sitePages.js';
 import { buildBlockTree } from '../html/blockTree.js';
-import { extractReader, readersMainBlock } from './reader.js';
+import { extractReader, readersMainBlock, readTree } from './reader.js';
 
 const prose = (topic: string) =>
   `The ${topic} was discussed at length by the town council on Tuesday evening, and members agreed that the budget for the coming year should set aside more money for repairs, for staff and for the long list of projects that residents had asked for at the spring meetings.`;
@@ -45,6 +45,28 @@ describe('reader', () => {
 <footer><p>Copyright Pebble Times. Purple walrus dances at midnight is our motto.</p><p><a href="/about">About us</a></p></footer></body></html>`);
     assertHas(text, 'We are a small paper.');
     assertLacks(text, 'Purple walrus', 'copper kettle', 'Related');
+  });
+
+  it("reads a front page of teasers as its list, not its cookie notice, and a short story's page as the story", () => {
+    const teaser = (n: number) =>
+      `<div class="card"><a href="/story/${n}"><h3>Harbour story number ${n} makes the evening news</h3><span>The ferry, the market and the mill as the town saw them on day ${n}, in brief.</span></a></div>`;
+    const front = `<html><body><nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<div class="consent"><p>We use cookies to give you the best online experience.</p></div>
+<main><div class="grid">${Array.from({ length: 12 }, (_, i) => teaser(i + 1)).join('')}</div></main>
+<footer><p>Copyright the Valley Courier.</p></footer></body></html>`;
+    const { text, warnings } = extractReader(front);
+    assertHas(text, 'Harbour story number 1 makes', 'on day 12, in brief.');
+    assertLacks(text, 'Copyright', 'Home');
+    assert.ok(warnings.includes('no article: the page read as its listing'), warnings.join('; '));
+    assert.ok(
+      !readTree(buildBlockTree(front), { listings: false }).warnings.includes('no article: the page read as its listing'),
+      'the pipeline reads without',
+    );
+    // One paragraph of news (a long one) beside the same teasers is the page's article.
+    const story = front.replace('<main>', `<main><article><h1>Bridge closed</h1><p>${prose('bridge closure')}</p></article>`);
+    const read = extractReader(story).text;
+    assertHas(read, 'Bridge closed', 'bridge closure');
+    assertLacks(read, 'Harbour story number 1 makes');
   });
 
   it('reads a short Chinese story, not the English footer of more letters than it has characters', () => {
