@@ -13,7 +13,7 @@ import { documentTitle } from '../html/title.js';
 import { groupByLayout, SAME_LAYOUT } from './layouts.js';
 import { isRepeatedLine, pageLineKeys, repeatedLineKeys } from './repeatedLines.js';
 import type { TextLine } from '../html/blockLines.js';
-import { headerStandfirst, titledHeadline } from './titledHeadline.js';
+import { fromTitledHeadline, headerStandfirst, titledHeadline } from './titledHeadline.js';
 import { trimLetterlessEdges } from './articleEdges.js';
 import { withoutBreadcrumbs } from './breadcrumbHeading.js';
 import { RUN, WordRuns } from './wordRuns.js';
@@ -202,12 +202,13 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
     const { result, layout } = read(tree, recorder);
     if (recorder && result.readAlone) recorder.record({ kind: 'read-alone', why: result.warnings.at(-1) ?? '' });
     const isSiteLine = layout ? (line: TextLine) => isRepeatedLine(line, layout.repeatedLines) : undefined;
-    const heading = titledHeadline(tree, documentTitle(html), result.blocks, isSiteLine);
+    const title = documentTitle(html);
+    const heading = titledHeadline(tree, title, result.blocks, isSiteLine);
     if (heading) recorder?.record({ kind: 'headline', line: heading, source: 'title' });
     const underHeading = heading ? headerStandfirst(tree, heading, result.blocks, isSiteLine) : [];
     if (recorder) for (const line of underHeading) recorder.record({ kind: 'standfirst', line });
     const blocks = heading ? [heading, ...underHeading, ...result.blocks] : result.blocks;
-    const edged = trimLetterlessEdges(withoutBreadcrumbs(blocks) ?? blocks);
+    const edged = trimLetterlessEdges(fromTitledHeadline(title, withoutBreadcrumbs(blocks) ?? blocks));
     return edged === result.blocks ? result : { ...result, ...resultOf('pipeline', [...edged], result.warnings) };
   };
 }
