@@ -295,6 +295,28 @@ describe('pipeline', () => {
     assertKeeps(result.text, body, 'the article');
   });
 
+  it('reads a listing that no layout of the template fits as its list of teasers, as the reader does', () => {
+    const template = parsePipelineTemplate({
+      kind: 'pipeline',
+      schemaVersion: 1,
+      layouts: [
+        {
+          signature: ['HTML.BODY.ARTICLE.P', 'HTML.BODY.ARTICLE.H1'],
+          pageCount: 5,
+          template: { schemaVersion: 1, params: FASTCE_PLUS_PARAMS, pageCount: 5, contentPaths: ['HTML.BODY.ARTICLE.P'], regionPath: null, nonContent: [] },
+        },
+      ],
+    });
+    // Its only paragraph is a cookie notice: without the listing rule, the page was indexed as that.
+    const teaser = (n: number) =>
+      `<div class="card"><a href="/story/${n}"><h3>Harbour story number ${n} makes the evening news</h3><span>The ferry, the market and the mill on day ${n}.</span></a></div>`;
+    const front = `<html><body><div class="consent"><p>We use cookies to give you the best online experience.</p></div><main><div class="grid">${Array.from({ length: 12 }, (_, i) => teaser(i + 1)).join('')}</div></main></body></html>`;
+    const result = pipeline.compile(template)(front);
+    assert.ok(readAlone(result), result.warnings.join('; '));
+    assert.ok(result.warnings.includes('no article: the page read as its listing'), result.warnings.join('; '));
+    assertKeeps(result.text, ['Harbour story number 1 makes the evening news', 'The ferry, the market and the mill on day 12.'], 'the listing');
+  });
+
   it("keeps an article's prose at a path where the sample pages had only the site's own short lines", () => {
     const shareList = '<ul><li>Share by email</li><li>Print this story</li></ul>';
     const article = (n: number, list: string) =>

@@ -181,18 +181,23 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
   /** The page's reading, and the layout it was read with (none when it was read alone for want of one). */
   const read = (tree: BlockTree, recorder?: DecisionRecorder): { result: ExtractionResult; layout?: LayoutFacts } => {
     const single = readTree(tree, { listings: false });
+    // Without a template that fits (no layout of its page type yet, a redesign), the page is read as
+    // the reader reads it: a front page without prose as its list of stories, not its cookie notice.
+    const readWithoutTemplate = (why: string) => alone(readTree(tree), why);
     recorder?.record({ kind: 'reader-reading', lines: single.blocks });
     const nearest = mostSimilar(pathsOf(tree), layouts, (layout) => layout.signature);
-    if (!nearest) return { result: alone(single, 'no template for this page type yet') };
+    if (!nearest) return { result: readWithoutTemplate('no template for this page type yet') };
     if (nearest.similarity < FITS_LAYOUT) {
       return {
-        result: alone(single, `the page has none of the template's layouts (the nearest shares ${Math.round(100 * nearest.similarity)}% of its block paths)`),
+        result: readWithoutTemplate(
+          `the page has none of the template's layouts (the nearest shares ${Math.round(100 * nearest.similarity)}% of its block paths)`,
+        ),
       };
     }
     const layout = nearest.candidate;
     recorder?.record({ kind: 'layout', pageCount: layout.pageCount, similarity: nearest.similarity });
     const reading = templateReading(layout.compiled, tree, recorder);
-    if (reading.misfit !== undefined) return { result: alone(single, reading.misfit), layout };
+    if (reading.misfit !== undefined) return { result: readWithoutTemplate(reading.misfit), layout };
     recorder?.record({ kind: 'template-reading', lines: reading.blocks });
     const facts = { ...layout, contentPaths: layout.compiled.contentPaths, ofLayout: nearest.similarity >= SAME_LAYOUT };
     return { result: selfCheck(single, reading.blocks, facts, recorder), layout };
