@@ -192,7 +192,15 @@ export function dropRelatedBoxes(blocks: readonly Block[], measures: SubtreeMeas
         if (typeof child !== 'object' || dropped[child.index]) continue;
         const childChars = measures.chars[child.index] as number;
         if (childChars === 0) continue;
-        if (next && childChars <= MAX_LABEL_CHARS && child.breaksLine && !ENTRY_TAGS.has(child.tag) && isMostlyLinks(next, measures) && isRelatedLabel(textOf(child)) && isEntry(next, measures))
+        if (
+          next &&
+          childChars <= MAX_LABEL_CHARS &&
+          child.breaksLine &&
+          !ENTRY_TAGS.has(child.tag) &&
+          isMostlyLinks(next, measures) &&
+          isRelatedLabel(textOf(child)) &&
+          isEntry(next, measures)
+        )
           labels.push(child);
         next = child;
       }
