@@ -52,6 +52,17 @@ describe('related boxes', () => {
     assert.match(text, /Silk liners/);
   });
 
+  it('drops a container that opens with a label, linked headlines with standfirsts (prose to the cleaning by their commas), whole', () => {
+    const cardOf = (n: number) =>
+      `<p><a href="/story/${n}">Headline of the other story number ${n}</a> Council, staff, repairs and a standfirst, ${n}, agreed.</p>`;
+    const box = `<div class="more"><h3 class="related-title">Você pode gostar...</h3>${[1, 2, 3].map(cardOf).join('')}</div>`;
+    const text = read(`<div class="entry">${story}${box}</div>`);
+    assert.match(text, /Paragraph 5 of the story/);
+    assert.doesNotMatch(text, /Headline of the other story|standfirst/);
+    const advice = `<div class="more"><h3>Related articles</h3><p>Silk liners are light and compact, cotton ones are strong and cheap, and fleece is warm. <a href="/a">Read the guide</a></p></div>`;
+    assert.match(read(`<div class="entry">${story}${advice}</div>`), /Silk liners are light/);
+  });
+
   it('drops a "Read more: <headline>" line that is its link, not a sentence that mentions one', () => {
     const text = read(
       `<div class="entry">${paragraph(1)}<p>READ MORE: <a href="/x">Plague outbreak confirmed in Beijing</a></p>${paragraph(2)}<p>Read more: the council's report, <a href="/r">published today</a>, explains the budget in detail for residents.</p>${paragraph(3)}</div>`,
