@@ -16,7 +16,7 @@ const MAX_BOX_SHARE = 0.5;
 /**
  * A container opening with a related label is dropped whole when links are at least this share of
  * its text (link characters against non-space characters): cards of headlines with a standfirst
- * each. Without it, shops' boxes of buying advice went (wcxb -0.0011).
+ * each. Without it, shops' boxes of buying advice went (wcxb -0.0013).
  */
 const MIN_BOX_LINK_SHARE = 0.3;
 
