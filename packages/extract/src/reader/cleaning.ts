@@ -1,6 +1,7 @@
 import type { Block, BlockTree } from '../html/blockTree.js';
 import { HEADINGS, type SubtreeMeasures } from './measures.js';
 import { chosenName, nameWeight } from './names.js';
+import { dropRelatedBoxes } from './relatedLabels.js';
 
 /** Blocks the cleaning judges by their content: tables, lists and containers. */
 const JUDGED_TAGS: ReadonlySet<string> = new Set(['table', 'ul', 'ol', 'div', 'section', 'form', 'fieldset', 'aside', 'header', 'footer', 'nav']);
@@ -40,11 +41,13 @@ const MAX_IMAGES_PER_PARAGRAPH = 2;
  * datasets; the cleaning as a whole lowers wcxb (its gold keeps product grids and link-heavy
  * service pages) and cleaneval, and raises the other four more. Figures: docs/evaluation.md,
  * docs/design.md.
- * Teasers of other pages go first (`dropTeasers`).
+ * Teasers of other pages go first (`dropTeasers`), then boxes under a related label
+ * (`dropRelatedBoxes`).
  */
 export function cleanConditionally(tree: BlockTree, measures: SubtreeMeasures, parts: readonly Block[], dropped: Uint8Array): void {
   const { blocks } = tree;
   dropTeasers(blocks, measures, parts, dropped);
+  dropRelatedBoxes(blocks, measures, parts, dropped);
   const neverJudged = dataTablesAndCode(blocks, parts);
   for (const part of parts) {
     for (let i = part.end - 1; i >= part.index; i--) {
