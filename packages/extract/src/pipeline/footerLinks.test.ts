@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cutAtFooterLinks, isBarredLinkLine } from './footerLinks.js';
+import { withoutFooterLinks, isBarredLinkLine } from './footerLinks.js';
 
 const line = (text: string, path = 'HTML.BODY.DIV.P') => ({ path, text });
 const paragraph = 'The herons came back to the marsh this week, after a long and dry winter.';
@@ -17,19 +17,26 @@ describe('isBarredLinkLine', () => {
   });
 });
 
-describe('cutAtFooterLinks', () => {
-  it('cuts the text at a link line in its second half, with the lines after it', () => {
+describe('withoutFooterLinks', () => {
+  it('drops a link line in the second half of the text, and that line alone', () => {
     const blocks = [line('Herons return'), line(paragraph), line(paragraph), line('About us | Contact | Jobs | Sitemap'), line('All rights reserved.')];
     assert.deepEqual(
-      cutAtFooterLinks(blocks).map((block) => block.text),
-      ['Herons return', paragraph, paragraph],
+      withoutFooterLinks(blocks).map((block) => block.text),
+      ['Herons return', paragraph, paragraph, 'All rights reserved.'],
     );
   });
 
   it('keeps a link line in the first half (a list of sources under the headline) and a text without one', () => {
     const top = [line('Herons return'), line('Slate | Salon | Time | Forbes'), line(paragraph), line(paragraph)];
-    assert.equal(cutAtFooterLinks(top), top);
+    assert.equal(withoutFooterLinks(top), top);
     const plain = [line('Herons return'), line(paragraph)];
-    assert.equal(cutAtFooterLinks(plain), plain);
+    assert.equal(withoutFooterLinks(plain), plain);
+  });
+});
+
+describe('isBarredLinkLine on labelled values', () => {
+  it("reads a recipe's labels and values between bars as no link line", () => {
+    assert.equal(isBarredLinkLine('Prep Time: 2 Hours | Cook Time: | Difficulty: Easy | Servings: 12'), false);
+    assert.equal(isBarredLinkLine('Antiques | 82 | 55.41% | 1,465'), false);
   });
 });

@@ -12,6 +12,7 @@ import { subtreeMeasures, type SubtreeMeasures } from './measures.js';
 import { paragraphsOf } from './paragraphs.js';
 import { contentScores } from './scores.js';
 import { textLength } from './textLength.js';
+import { withoutSiteBoxes } from '../pipeline/siteBoxes.js';
 
 /**
  * A reading with less text than this (`textLength`: non-space characters, about Readability's 500
@@ -62,7 +63,10 @@ const READINGS: readonly Rules[] = [{ byName: true }, { byName: false }];
  * `ExtractionError`s of `buildBlockTree` (empty or binary input).
  */
 export function extractReader(html: string): ExtractionResult {
-  return readTree(buildBlockTree(html));
+  const result = readTree(buildBlockTree(html));
+  // The services' fallback before a site has a template: the site's boxes go as in the pipeline.
+  const blocks = withoutSiteBoxes(result.blocks);
+  return blocks === result.blocks ? result : resultOf('reader', [...blocks], result.warnings);
 }
 
 /** `extractReader` on a page already read into a block tree, for callers that read it otherwise too. */

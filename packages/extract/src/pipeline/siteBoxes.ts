@@ -1,0 +1,14 @@
+import type { ExtractedBlock } from '../result/result.js';
+import { withoutDatedLists } from './datedList.js';
+import { withoutFooterLinks } from './footerLinks.js';
+
+/**
+ * The text without the site's boxes its lines show by their form (issue 38: boilerplate in the
+ * indexed text): the site's link lines in the text's second half (`withoutFooterLinks`), and a box of
+ * dated items with its heading (`withoutDatedLists`). Both the pipeline's reading and the reader's
+ * alone (the services' fallback before a site has a template) pass through it. Figures:
+ * docs/design.md.
+ */
+export function withoutSiteBoxes(blocks: readonly ExtractedBlock[]): readonly ExtractedBlock[] {
+  return withoutDatedLists(withoutFooterLinks(blocks));
+}
