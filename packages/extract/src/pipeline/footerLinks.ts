@@ -13,7 +13,7 @@ const MAX_LINK_CHARS = 20;
 const MAX_LINK_WORDS = 4;
 
 /** A link's name: letters and the punctuation of names, no digit and no colon (a label and its value, "Servings: 12", is data). */
-const LINK_NAME = /^[\p{L}\p{M}\s&'’.\-]+$/u;
+const LINK_NAME = /^[\p{L}\p{M}\s&'’.-]+$/u;
 
 /** A CJK character, a word of its own (a Chinese sentence has no spaces). */
 const CJK_CHAR = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/gu;
