@@ -8,14 +8,15 @@ import { fileURLToPath } from 'node:url';
  * The extraction core's folders, lowest first: a module may import from its own folder and from
  * folders of lower layers, never from a higher layer or from the package root (whose `index.ts` is
  * the public surface, read by other packages only). So the folders form a DAG that reads bottom-up:
- * the outcome types, the HTML layer, ContentExtractor's features, the single-page methods, FastCE
- * over them, the pipeline over FastCE and the reader, the registry of named methods, and the
- * explanation of any method's reading (the page inspector's) on top.
+ * the outcome types, the HTML layer and the site's boxes told by the form of extracted lines,
+ * ContentExtractor's features, the single-page methods, FastCE over them, the pipeline over FastCE
+ * and the reader, the registry of named methods, and the explanation of any method's reading (the
+ * page inspector's) on top.
  * A new folder takes its place here.
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['testing', 'result'],
-  ['html'],
+  ['html', 'siteBoxes'],
   ['ce'],
   ['mainblock', 'readability', 'wlr', 'ccb', 'vge'],
   ['auto', 'reader'],

@@ -15,6 +15,7 @@ import { isRepeatedLine, pageLineKeys, repeatedLineKeys } from './repeatedLines.
 import type { TextLine } from '../html/blockLines.js';
 import { fromTitledHeadline, headerStandfirst, titledHeadline } from './titledHeadline.js';
 import { trimLetterlessEdges } from './articleEdges.js';
+import { withoutSiteBoxes } from '../siteBoxes/siteBoxes.js';
 import { withoutBreadcrumbs } from './breadcrumbHeading.js';
 import { RUN, WordRuns } from './wordRuns.js';
 import type { DecisionRecorder } from '../result/decisions.js';
@@ -213,7 +214,7 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
     const underHeading = heading ? headerStandfirst(tree, heading, result.blocks, isSiteLine) : [];
     if (recorder) for (const line of underHeading) recorder.record({ kind: 'standfirst', line });
     const blocks = heading ? [heading, ...underHeading, ...result.blocks] : result.blocks;
-    const edged = trimLetterlessEdges(fromTitledHeadline(title, withoutBreadcrumbs(blocks) ?? blocks));
+    const edged = trimLetterlessEdges(withoutSiteBoxes(fromTitledHeadline(title, withoutBreadcrumbs(blocks) ?? blocks)));
     return edged === result.blocks ? result : { ...result, ...resultOf('pipeline', [...edged], result.warnings) };
   };
 }

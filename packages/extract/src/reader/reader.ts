@@ -12,6 +12,7 @@ import { subtreeMeasures, type SubtreeMeasures } from './measures.js';
 import { paragraphsOf } from './paragraphs.js';
 import { contentScores, LONG_PARAGRAPH_CHARS } from './scores.js';
 import { textLength } from './textLength.js';
+import { withoutSiteBoxes } from '../siteBoxes/siteBoxes.js';
 
 /**
  * A reading with less text than this (`textLength`: non-space characters, about Readability's 500
@@ -64,7 +65,10 @@ const READINGS: readonly Rules[] = [{ byName: true }, { byName: false }];
  * `ExtractionError`s of `buildBlockTree` (empty or binary input).
  */
 export function extractReader(html: string): ExtractionResult {
-  return readTree(buildBlockTree(html));
+  const result = readTree(buildBlockTree(html));
+  // The site's boxes told by their lines' form go from a single-page reading as from the pipeline's.
+  const blocks = withoutSiteBoxes(result.blocks);
+  return blocks === result.blocks ? result : resultOf('reader', [...blocks], result.warnings);
 }
 
 /** What a caller of `readTree` asks of the reading. */
