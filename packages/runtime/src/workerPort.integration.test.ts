@@ -5,7 +5,9 @@ import { startRedisServer } from '@winnow/queue/testing';
 import { openRuntime } from './runtime.js';
 import { startWorkerPort } from './workerPort.js';
 
-test("a worker's port: /health while it runs, /ready while its engines answer (503 naming the one that does not), /metrics, and nothing else", { timeout: 120_000 }, async () => {
+test("a worker's port: /health while it runs, /ready while its engines answer (503 naming the one that does not), /metrics, and nothing else", {
+  timeout: 120_000,
+}, async () => {
   const redis = await startRedisServer();
   const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', REDIS_URL: redis.url, WINNOW_LOG_LEVEL: 'silent' }));
   const port = await startWorkerPort(rt, '127.0.0.1', 0);
