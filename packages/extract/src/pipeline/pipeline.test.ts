@@ -26,6 +26,17 @@ function assertKeeps(text: string, lines: readonly string[], where: string): voi
   }
 }
 
+/** A pipeline template of one layout, of five sample pages, whose `fastce+` template keeps `contentPaths`. */
+function oneLayoutTemplate(signature: string[], contentPaths: string[]): ReturnType<typeof parsePipelineTemplate> {
+  return parsePipelineTemplate({
+    kind: 'pipeline',
+    schemaVersion: 1,
+    layouts: [
+      { signature, pageCount: 5, template: { schemaVersion: 1, params: FASTCE_PLUS_PARAMS, pageCount: 5, contentPaths, regionPath: null, nonContent: [] } },
+    ],
+  });
+}
+
 describe('pipeline', () => {
   it('gives a redesigned site one template per layout, and pages of both keep their text', () => {
     const articles = demoSite('relaunch', { articles: 40 }).pages.filter((page) => page.kind === 'article');
@@ -278,17 +289,7 @@ describe('pipeline', () => {
   it('reads a page alone when the template holds only a teaser of it, instead of leaving it empty', () => {
     const lead = uniqueParagraph(601, 8);
     const body = [`${lead} ${uniqueParagraph(602, 50)}`, uniqueParagraph(603, 50)];
-    const template = parsePipelineTemplate({
-      kind: 'pipeline',
-      schemaVersion: 1,
-      layouts: [
-        {
-          signature: ['HTML.BODY.DIV.P', 'HTML.BODY.ARTICLE.P'],
-          pageCount: 5,
-          template: { schemaVersion: 1, params: FASTCE_PLUS_PARAMS, pageCount: 5, contentPaths: ['HTML.BODY.DIV.P'], regionPath: null, nonContent: [] },
-        },
-      ],
-    });
+    const template = oneLayoutTemplate(['HTML.BODY.DIV.P', 'HTML.BODY.ARTICLE.P'], ['HTML.BODY.DIV.P']);
     const page = `<html><body><div><p>${lead}</p></div><article>${body.map((p) => `<p>${p}</p>`).join('')}</article></body></html>`;
     const result = pipeline.compile(template)(page);
     assert.ok(readAlone(result), result.warnings.join('; '));
@@ -296,17 +297,7 @@ describe('pipeline', () => {
   });
 
   it('reads a listing that no layout of the template fits as its list of teasers, as the reader does', () => {
-    const template = parsePipelineTemplate({
-      kind: 'pipeline',
-      schemaVersion: 1,
-      layouts: [
-        {
-          signature: ['HTML.BODY.ARTICLE.P', 'HTML.BODY.ARTICLE.H1'],
-          pageCount: 5,
-          template: { schemaVersion: 1, params: FASTCE_PLUS_PARAMS, pageCount: 5, contentPaths: ['HTML.BODY.ARTICLE.P'], regionPath: null, nonContent: [] },
-        },
-      ],
-    });
+    const template = oneLayoutTemplate(['HTML.BODY.ARTICLE.P', 'HTML.BODY.ARTICLE.H1'], ['HTML.BODY.ARTICLE.P']);
     // Its only paragraph is a cookie notice: without the listing rule, the page was indexed as that.
     const teaser = (n: number) =>
       `<div class="card"><a href="/story/${n}"><h3>Harbour story number ${n} makes the evening news</h3><span>The ferry, the market and the mill on day ${n}.</span></a></div>`;
@@ -400,24 +391,7 @@ describe('pipeline', () => {
     const pagePaths = [...structureOf(page)];
     // The template reads only the lead: on its own layout's pages the rest is what the reader takes along.
     const templateSharing = (otherPaths: number) =>
-      parsePipelineTemplate({
-        kind: 'pipeline',
-        schemaVersion: 1,
-        layouts: [
-          {
-            signature: [...pagePaths, ...Array.from({ length: otherPaths }, (_, i) => `HTML.BODY.ASIDE${i}.P`)],
-            pageCount: 5,
-            template: {
-              schemaVersion: 1,
-              params: FASTCE_PLUS_PARAMS,
-              pageCount: 5,
-              contentPaths: ['HTML.BODY.DIV.SECTION.P'],
-              regionPath: null,
-              nonContent: [],
-            },
-          },
-        ],
-      });
+      oneLayoutTemplate([...pagePaths, ...Array.from({ length: otherPaths }, (_, i) => `HTML.BODY.ASIDE${i}.P`)], ['HTML.BODY.DIV.SECTION.P']);
     const near = pipeline.compile(templateSharing(pagePaths.length + 1))(page);
     assert.ok(readAlone(near), near.warnings.join('; '));
     assert.match(near.warnings.join('; '), /only near the template's layout/);
