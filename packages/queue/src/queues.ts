@@ -142,8 +142,10 @@ export class PipelineQueues {
       .slice(0, limit);
   }
 
+  /** Closes the queues; during an outage the process stopped waiting for (`RedisWatch.stopWaiting`), without waiting for Redis. */
   async close(): Promise<void> {
-    await Promise.all([...this.#queues.values()].map((queue) => queue.close()));
+    const { redisWatch } = this.settings;
+    await Promise.all([...this.#queues.values()].map((queue) => (redisWatch ? redisWatch.closing(queue.close()) : queue.close())));
   }
 }
 

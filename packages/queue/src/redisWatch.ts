@@ -36,6 +36,11 @@ export class RedisWatch {
   #waiting = true;
   /** Connections dropped by `stopWaiting` end without Redis being back. */
   #dropped = false;
+  /** Settles when the connections are dropped (`#disconnectAll`). */
+  #markDropped: () => void = () => {};
+  readonly #droppedSignal = new Promise<void>((resolve) => {
+    this.#markDropped = resolve;
+  });
 
   /** `where`: how the log names the server ("Redis at 127.0.0.1:6379"). */
   constructor(
@@ -59,6 +64,16 @@ export class RedisWatch {
   stopWaiting(): void {
     this.#waiting = false;
     if (this.#announced) this.#disconnectAll();
+  }
+
+  /**
+   * A close of watched connections, over once they are dropped if not before. A BullMQ queue
+   * disconnected while ioredis waits to reconnect is parked for good (no `close` event, no retry
+   * timer: BullMQ #4585), so its `close()` waits for an answer that never comes; once the process
+   * stopped waiting for Redis there is nothing left to wait for.
+   */
+  async closing(close: Promise<unknown>): Promise<void> {
+    await Promise.race([close, this.#droppedSignal]);
   }
 
   /** Listens to one connection (an ioredis client, or a BullMQ queue or worker); returns it. */
@@ -104,7 +119,9 @@ export class RedisWatch {
   }
 
   #disconnectAll(): void {
+    if (this.#dropped) return; // once: a second `stopWaiting` (the signal's, then the runtime's close) finds them dropped
     this.#dropped = true;
+    this.#markDropped();
     this.log.warn({}, `${this.where} unreachable while stopping: its connections are dropped; held jobs return to their queues when their locks lapse`);
     for (const source of this.#watched) {
       // A worker is closed without waiting for its jobs (whose ends it could not record), and its

@@ -42,6 +42,7 @@ export interface Runtime {
    * when the queues are not open here. Queued work lives only as long as this process does.
    */
   readonly privateRedis: boolean;
+  /** Closes everything opened; during a Redis outage, without waiting for Redis to return. */
   close(): Promise<void>;
 }
 
@@ -191,7 +192,12 @@ export async function openRuntime(env: Env, options: RuntimeOptions = {}): Promi
       metrics,
       cpu,
       privateRedis: !env.REDIS_URL,
-      close: closeAll,
+      // Closing is stopping: the queues' connections are dropped rather than held for a Redis that
+      // is down (`RedisWatch.stopWaiting`), whoever closes, not only a served process's signal.
+      close: () => {
+        queues?.settings.redisWatch?.stopWaiting();
+        return closeAll();
+      },
     };
   } catch (error) {
     await closeAll();

@@ -96,7 +96,14 @@ test('a process told to stop while Redis is down stops without waiting for it, a
     await until(() => crawler.said(/unreachable/).length > 0, 'the warning', 20_000);
     crawler.child.kill('SIGTERM');
     // Minutes of slack for a busy machine; a process that waits for Redis never ends at all.
-    const ended = await Promise.race([crawler.exited.then((code) => ({ code })), new Promise((resolve) => setTimeout(() => resolve('still running'), 60_000))]);
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      crawler.exited.then((code) => ({ code })),
+      new Promise((resolve) => {
+        timer = setTimeout(() => resolve('still running'), 60_000);
+      }),
+    ]);
+    clearTimeout(timer);
     assert.deepEqual(ended, { code: 0 }, crawler.output());
     assert.equal(crawler.said(/unreachable while stopping: its connections are dropped/).length, 1, crawler.output());
   } finally {
