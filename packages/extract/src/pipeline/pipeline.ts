@@ -5,7 +5,7 @@ import { compileTemplate, templateReading } from '../fastce/detect.js';
 import { prepareTemplate } from '../fastce/prepare.js';
 import { FASTCE_PLUS_PARAMS, parseTemplate } from '../fastce/template.js';
 import { terms } from '../ce/features.js';
-import { readTree } from '../reader/reader.js';
+import { readings } from '../reader/reader.js';
 import { type ExtractedBlock, type ExtractionResult, type PageExtractor, resultOf } from '../result/result.js';
 import { evenlySpread } from '../fastce/sampling.js';
 import { mostSimilar, pathsOf, sharedPaths } from '../html/structure.js';
@@ -181,11 +181,13 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
   }));
   /** The page's reading, and the layout it was read with (none when it was read alone for want of one). */
   const read = (tree: BlockTree, recorder?: DecisionRecorder): { result: ExtractionResult; layout?: LayoutFacts } => {
-    const single = readTree(tree, { listings: false });
+    const { article: single, alone: aloneReading } = readings(tree);
     // Without a template that fits (no layout of its page type yet, a redesign), the page is read as
     // the reader reads it: a front page without prose as its list of stories, not its cookie notice.
-    const readWithoutTemplate = (why: string) => alone(readTree(tree), why);
-    recorder?.record({ kind: 'reader-reading', lines: single.blocks });
+    const readWithoutTemplate = (why: string) => {
+      recorder?.record({ kind: 'reader-reading', lines: aloneReading.blocks });
+      return alone(aloneReading, why);
+    };
     const nearest = mostSimilar(pathsOf(tree), layouts, (layout) => layout.signature);
     if (!nearest) return { result: readWithoutTemplate('no template for this page type yet') };
     if (nearest.similarity < FITS_LAYOUT) {
@@ -200,6 +202,7 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
     const reading = templateReading(layout.compiled, tree, recorder);
     if (reading.misfit !== undefined) return { result: readWithoutTemplate(reading.misfit), layout };
     recorder?.record({ kind: 'template-reading', lines: reading.blocks });
+    recorder?.record({ kind: 'reader-reading', lines: single.blocks });
     const facts = { ...layout, contentPaths: layout.compiled.contentPaths, ofLayout: nearest.similarity >= SAME_LAYOUT };
     return { result: selfCheck(single, reading.blocks, facts, recorder), layout };
   };
