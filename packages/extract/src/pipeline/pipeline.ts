@@ -181,12 +181,13 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
   }));
   /** The page's reading, and the layout it was read with (none when it was read alone for want of one). */
   const read = (tree: BlockTree, recorder?: DecisionRecorder): { result: ExtractionResult; layout?: LayoutFacts } => {
-    const { article: single, alone: aloneReading } = readings(tree);
+    const pageReadings = readings(tree);
+    const single = pageReadings.article;
     // Without a template that fits (no layout of its page type yet, a redesign), the page is read as
     // the reader reads it: a front page without prose as its list of stories, not its cookie notice.
     const readWithoutTemplate = (why: string) => {
-      recorder?.record({ kind: 'reader-reading', lines: aloneReading.blocks });
-      return alone(aloneReading, why);
+      recorder?.record({ kind: 'reader-reading', lines: pageReadings.alone.blocks });
+      return alone(pageReadings.alone, why);
     };
     const nearest = mostSimilar(pathsOf(tree), layouts, (layout) => layout.signature);
     if (!nearest) return { result: readWithoutTemplate('no template for this page type yet') };

@@ -84,14 +84,14 @@ export interface Readings {
    * jezebel.com) read as listings overruled the template, and dragnet's k-fold lcs F1 fell from
    * 0.9681 to 0.9664.
    */
-  article: ExtractionResult;
+  readonly article: ExtractionResult;
   /** The page as the reader reads it alone (`readTree`): a page without an article as its listing (`listingReplacesArticle`). */
-  alone: ExtractionResult;
+  readonly alone: ExtractionResult;
 }
 
 /**
- * Both readings of a page in one pass: the pipeline needs the article's for its self-check and the
- * other for a page no template fits, and reading the page twice cost such a page about 3 ms.
+ * Both readings of a page from one reading of its article: the pipeline needs the article's for its
+ * self-check and the other for a page no template fits, which it read twice before.
  */
 export function readings(tree: BlockTree): Readings {
   const measures = subtreeMeasures(tree);
@@ -107,13 +107,23 @@ export function readings(tree: BlockTree): Readings {
     if (length >= MIN_ARTICLE_LENGTH) break;
   }
   const article = articleOrMainBlock(tree, measures, best);
-  if (bestLength < MIN_ARTICLE_LENGTH) {
-    const listing = listingLines(tree, measures);
-    if (listingReplacesArticle(bestLength, lengthOf(listing, textLength))) {
-      return { article, alone: resultOf('reader', listing, [...tree.warnings, 'no article: the page read as its listing']) };
-    }
-  }
-  return { article, alone: article };
+  let alone: ExtractionResult | undefined;
+  return {
+    article,
+    // Read when asked: a page its template reads never needs its listing.
+    get alone(): ExtractionResult {
+      alone ??= listingReading(tree, measures, bestLength) ?? article;
+      return alone;
+    },
+  };
+}
+
+/** The page read as its listing, when its article's reading is short and the listing many times longer (`listingReplacesArticle`). */
+function listingReading(tree: BlockTree, measures: SubtreeMeasures, articleLength: number): ExtractionResult | undefined {
+  if (articleLength >= MIN_ARTICLE_LENGTH) return undefined;
+  const listing = listingLines(tree, measures);
+  if (!listingReplacesArticle(articleLength, lengthOf(listing, textLength))) return undefined;
+  return resultOf('reader', listing, [...tree.warnings, 'no article: the page read as its listing']);
 }
 
 /** The article's reading, or the page's main block when the article is a fragment of it. */
