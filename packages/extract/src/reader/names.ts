@@ -19,7 +19,7 @@ import { ownText } from '../html/blockLines.js';
 
 /** Containers that are never the article: set aside before scoring, unless their name also says content. */
 const UNLIKELY =
-  /comment|disqus|sidebar|footer|breadcrumb|legends|cover-wrap|agegate|ai2html|yom-remote|advert|sponsor|newsletter|related|social|sharing|share-|-share|popup|modal|cookie|consent|gdpr|pagination|pager|masthead|subscri|signup|shoutbox|outbrain|taboola|skyscraper|(?:^|[\s_-])(?:ad|ads|nav|navbar|menu|promo|banner|reply|replies|respond|share|tags|rss|login|header|community|extra|remark|supplemental|combx)(?:$|[\s_-])/;
+  /comment|disqus|sidebar|footer|breadcrumb|legends|cover-wrap|agegate|ai2html|yom-remote|advert|sponsor|newsletter|related|social|sharing|share-|-share|popup|modal|cookie|consent|gdpr|pagination|pager|masthead|subscri|signup|shoutbox|outbrain|taboola|skyscraper|copyright|sharedaddy|jetpack|post-author|author-?(?:bio|box|info|content|details|description)|about-?(?:the-?)?author|(?:^|[\s_-])(?:ad|ads|nav|navbar|menu|promo|banner|reply|replies|respond|share|tags|rss|login|header|community|extra|remark|supplemental|combx)(?:$|[\s_-])/;
 
 /** Comment sections: the one kind of boilerplate name that stays trusted when the others are not. */
 const COMMENTS = /comment|disqus|(?:^|[\s_-])(?:respond|replies|reply)(?:$|[\s_-])/;
