@@ -16,7 +16,15 @@ describe('what names say', () => {
   });
 
   it('copyright notices, WordPress sharing and likes, and author boxes are unlikely, bylines are not', () => {
-    for (const hint of [' block-thehill-blocks-copyright', ' copyright-wrp', ' jp-relatedposts sharedaddy', ' jetpack-likes-widget-wrapper', ' post-author', ' author-bio', ' about-the-author'])
+    for (const hint of [
+      ' block-thehill-blocks-copyright',
+      ' copyright-wrp',
+      ' jp-relatedposts sharedaddy',
+      ' jetpack-likes-widget-wrapper',
+      ' post-author',
+      ' author-bio',
+      ' about-the-author',
+    ])
       assert.equal(isUnlikelyName(hint), true, hint);
     for (const hint of [' author vcard', ' byline', ' entry-author-name']) assert.equal(isUnlikelyName(hint), false, hint);
   });
