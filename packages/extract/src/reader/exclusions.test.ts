@@ -7,6 +7,19 @@ import { subtreeMeasures } from './measures.js';
 const story = `<p>${'The council agreed the budget for the coming year, with money for repairs, staff and projects. '.repeat(6)}</p>`;
 
 describe('excludedBlocks', () => {
+  it("sets aside what Bootstrap's d-none hides, trusted or not, but not what a screen class shows again", () => {
+    const tree = buildBlockTree(
+      `<html><body><div class="entry">${story}<div class="d-none d-print-block"><p>This document is subject to copyright.</p></div><div class="d-none d-md-block"><p>Shown on wider screens.</p></div></div></body></html>`,
+    );
+    const measures = subtreeMeasures(tree);
+    const named = (hint: string) => tree.blocks.find((block) => block.hint.trim() === hint) as Block;
+    for (const trusted of [true, false]) {
+      const excluded = excludedBlocks(tree, measures, trusted);
+      assert.equal(excluded[named('d-none d-print-block').index], 1);
+      assert.equal(excluded[named('d-none d-md-block').index], 0);
+    }
+  });
+
   it("on a page laid out in a table, judges what sits in a cell by its own name and the cell not by the layout's", () => {
     const tree = buildBlockTree(
       `<html><body><table><tr><td class="sidebar"><div>${story}</div><div class="comment"><p>First! Great story, thanks.</p></div></td><td class="nav"><a href="/">Home</a></td></tr></table></body></html>`,

@@ -15,6 +15,20 @@ describe('what names say', () => {
       assert.equal(isUnlikelyName(hint), false, hint);
   });
 
+  it('copyright notices, WordPress sharing and likes, and author boxes are unlikely, bylines are not', () => {
+    for (const hint of [
+      ' block-thehill-blocks-copyright',
+      ' copyright-wrp',
+      ' jp-relatedposts sharedaddy',
+      ' jetpack-likes-widget-wrapper',
+      ' post-author',
+      ' author-bio',
+      ' about-the-author',
+    ])
+      assert.equal(isUnlikelyName(hint), true, hint);
+    for (const hint of [' author vcard', ' byline', ' entry-author-name']) assert.equal(isUnlikelyName(hint), false, hint);
+  });
+
   it('comment sections are told apart from other boilerplate', () => {
     assert.equal(isCommentsName('comments commentlist'), true);
     assert.equal(isCommentsName(' respond'), true);

@@ -13,6 +13,7 @@ import { paragraphsOf } from './paragraphs.js';
 import { contentScores, LONG_PARAGRAPH_CHARS } from './scores.js';
 import { textLength } from './textLength.js';
 import { withoutSiteBoxes } from '../siteBoxes/siteBoxes.js';
+import { withoutTrailingPrompts } from './trailingPrompts.js';
 
 /**
  * A reading with less text than this (`textLength`: non-space characters, about Readability's 500
@@ -67,7 +68,8 @@ const READINGS: readonly Rules[] = [{ byName: true }, { byName: false }];
 export function extractReader(html: string): ExtractionResult {
   const result = readTree(buildBlockTree(html));
   // The site's boxes told by their lines' form go from a single-page reading as from the pipeline's.
-  const blocks = withoutSiteBoxes(result.blocks);
+  // So do the invitations and credits ending the text (`withoutTrailingPrompts`), from the reading only.
+  const blocks = withoutTrailingPrompts(withoutSiteBoxes(result.blocks));
   return blocks === result.blocks ? result : resultOf('reader', [...blocks], result.warnings);
 }
 
