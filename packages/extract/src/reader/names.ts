@@ -14,7 +14,8 @@ import { ownText } from '../html/blockLines.js';
  *   wrap every text of a page in `elementor-widget-container` and the like.
  * - `hidden` counts against a block only as a whole class token (`hidden`, which hides an element
  *   in Bootstrap, Tailwind and Foundation), not inside `overflow-x-hidden` or `field-label-hidden`,
- *   which do not hide anything. * - Copyright notices (`copyright`), WordPress's sharing and likes (Jetpack's `sharedaddy`,
+ *   which do not hide anything.
+ * - Copyright notices (`copyright`), WordPress's sharing and likes (Jetpack's `sharedaddy`,
  *   `jetpack-likes-widget-wrapper`: "Like this: Like Loading...") and author boxes (`post-author`,
  *   `author-bio`, `about-the-author`; a byline's `author` or `byline` stays: datasets keep bylines)
  *   are set aside too (issue 38, boilerplate lines at the end of the article). Reader shingle F1
