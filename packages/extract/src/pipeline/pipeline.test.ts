@@ -208,6 +208,29 @@ describe('pipeline', () => {
     assert.ok(!/By Reporter|May 2012/.test(result.text), `byline and dateline left as the reader left them:\n${result.text}`);
   });
 
+  it("takes no standfirst from above the headline the page's title names: a sign-up bar there is the site's", () => {
+    const sentence = (seed: number) => uniqueParagraph(seed, 12).replace(/\d/g, (digit) => 'abcdefghij'.charAt(Number(digit)));
+    const headlineOf = (n: number) => `Headline ${sentence(n * 10).split(' ').slice(0, 6).join(' ')}`;
+    // The bar's sentence changes from page to page, so the site does not repeat it; the reader sets it aside by name.
+    const page = (n: number) =>
+      sitePage(
+        `<div class="post-title"><a href="/post/${n}">${headlineOf(n)}</a></div><p class="byline">by Reporter ${n} on ${n + 1} May 2012 at 10:${10 + n}</p><div class="story">${[1, 2, 3, 4].map((i) => `<p>${uniqueParagraph(n * 10 + i, 40)}</p>`).join('')}</div>`,
+      )
+        .replace('<title>Site</title>', `<title>${headlineOf(n)} | The Daily Example</title>`)
+        .replace('<div class="main">', `<div class="signup_box"><a href="/join">Sign Up</a><span>${sentence(n * 10 + 5)}</span></div><div class="main">`);
+    const extract = preparedExtractor(
+      pipeline,
+      Array.from({ length: 12 }, (_, n) => page(n)),
+    );
+    const result = extract(page(99));
+    assert.ok(!readAlone(result), result.warnings.join('; '));
+    assert.ok(!result.text.includes(sentence(995)), `the bar above the headline stays out:\n${result.text}`);
+    assert.deepEqual(
+      result.blocks.slice(0, 2).map((block) => block.text),
+      [headlineOf(99), uniqueParagraph(991, 40)],
+    );
+  });
+
   it("puts first the headline the page's title names, whatever its markup, and only once", () => {
     const headline = 'Harbour festival opens the new railway bridge';
     const story = [1, 2, 3, 4].map((i) => uniqueParagraph(500 + i, 40));

@@ -12,8 +12,8 @@ import { mostSimilar, pathsOf, sharedPaths } from '../html/structure.js';
 import { documentTitle } from '../html/title.js';
 import { groupByLayout, SAME_LAYOUT } from './layouts.js';
 import { isRepeatedLine, pageLineKeys, repeatedLineKeys } from './repeatedLines.js';
-import type { TextLine } from '../html/blockLines.js';
-import { fromTitledHeadline, headerStandfirst, titledHeadline } from './titledHeadline.js';
+import { blockLines, type TextLine } from '../html/blockLines.js';
+import { fromTitledHeadline, headerStandfirst, titledHeadline, titleNaming } from './titledHeadline.js';
 import { trimLetterlessEdges } from './articleEdges.js';
 import { withoutSiteBoxes } from '../siteBoxes/siteBoxes.js';
 import { withoutBreadcrumbs } from './breadcrumbHeading.js';
@@ -180,7 +180,7 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
     compiled: compileTemplate(layout.template),
   }));
   /** The page's reading, and the layout it was read with (none when it was read alone for want of one). */
-  const read = (tree: BlockTree, recorder?: DecisionRecorder): { result: ExtractionResult; layout?: LayoutFacts } => {
+  const read = (tree: BlockTree, title: string, recorder?: DecisionRecorder): { result: ExtractionResult; layout?: LayoutFacts } => {
     const pageReadings = readings(tree);
     const single = pageReadings.article;
     // Without a template that fits (no layout of its page type yet, a redesign), the page is read as
@@ -205,14 +205,14 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
     recorder?.record({ kind: 'template-reading', lines: reading.blocks });
     recorder?.record({ kind: 'reader-reading', lines: single.blocks });
     const facts = { ...layout, contentPaths: layout.compiled.contentPaths, ofLayout: nearest.similarity >= SAME_LAYOUT };
-    return { result: selfCheck(single, reading.blocks, facts, recorder), layout };
+    return { result: selfCheck(single, reading.blocks, facts, aboveTitledHeadline(tree, title), recorder), layout };
   };
   return (html, recorder): ExtractionResult => {
     const tree = buildBlockTree(html);
-    const { result, layout } = read(tree, recorder);
+    const title = documentTitle(html);
+    const { result, layout } = read(tree, title, recorder);
     if (recorder && result.readAlone) recorder.record({ kind: 'read-alone', why: result.warnings.at(-1) ?? '' });
     const isSiteLine = layout ? (line: TextLine) => isRepeatedLine(line, layout.repeatedLines) : undefined;
-    const title = documentTitle(html);
     const heading = titledHeadline(tree, title, result.blocks, isSiteLine);
     if (heading) recorder?.record({ kind: 'headline', line: heading, source: 'title' });
     const underHeading = heading ? headerStandfirst(tree, heading, result.blocks, isSiteLine) : [];
@@ -235,7 +235,13 @@ interface NearestLayout extends LayoutFacts {
   ofLayout: boolean;
 }
 
-function selfCheck(whole: ExtractionResult, templated: readonly ExtractedBlock[], layout: NearestLayout, recorder?: DecisionRecorder): ExtractionResult {
+function selfCheck(
+  whole: ExtractionResult,
+  templated: readonly ExtractedBlock[],
+  layout: NearestLayout,
+  aboveHeadline: (line: ExtractedBlock) => boolean,
+  recorder?: DecisionRecorder,
+): ExtractionResult {
   // The site's own lines are no page's text, whichever reading wins.
   const wholeLines = whole.blocks.map((block) => terms(block.text));
   const kept = whole.blocks.map((block, i) => !isRepeatedLine(block, layout.repeatedLines, wholeLines[i]));
@@ -275,7 +281,7 @@ function selfCheck(whole: ExtractionResult, templated: readonly ExtractedBlock[]
   const held = heldByReader(templated, templateLines, readerLines, readerText);
   const heading = headline(templated, templateLines, held);
   if (recorder) for (const line of heading) recorder.record({ kind: 'headline', line, source: 'template' });
-  const standfirstLines = standfirst(templated, templateLines, held, layout.repeatedLines);
+  const standfirstLines = standfirst(templated, templateLines, held, layout.repeatedLines, aboveHeadline);
   if (recorder) for (const line of standfirstLines) recorder.record({ kind: 'standfirst', line });
   return agreement(heading, standfirstLines, single, readerLines, confirmed, layout, recorder);
 }
@@ -490,16 +496,42 @@ function standfirst(
   templateLines: readonly string[][],
   held: (i: number) => boolean,
   repeatedLines: ReadonlySet<number>,
+  aboveHeadline: (line: ExtractedBlock) => boolean,
 ): ExtractedBlock[] {
   const firstShared = templateLines.findIndex((words, i) => words.length >= RUN && held(i));
   const lines: ExtractedBlock[] = [];
   for (let i = firstShared - 1; i >= Math.max(0, firstShared - HEADER_LINES); i--) {
     const line = templated[i] as ExtractedBlock;
     const words = templateLines[i] as string[];
-    if (HEADING_PATH.test(line.path) || held(i)) break;
+    if (HEADING_PATH.test(line.path) || held(i) || aboveHeadline(line)) break;
     if (isSentence(words) && !isRepeatedLine(line, repeatedLines, words)) lines.unshift(line);
   }
   return lines;
+}
+
+/**
+ * Whether a line sits above the page's headline, the line naming most of its `<title>`'s words
+ * (`titleNaming`; the first of equals): the site's header, a sign-up bar, never the article's
+ * standfirst. The page's lines are read only when asked.
+ */
+function aboveTitledHeadline(tree: BlockTree, title: string): (line: ExtractedBlock) => boolean {
+  const naming = titleNaming(title);
+  let lines: readonly TextLine[] | undefined;
+  let headlineAt = -1;
+  return (line) => {
+    if (!lines) {
+      lines = blockLines(tree.root).lines;
+      let most = 0;
+      lines.forEach((candidate, i) => {
+        const named = naming(candidate.text);
+        if (named > most) [most, headlineAt] = [named, i];
+      });
+    }
+    if (headlineAt < 0) return false;
+    // The template may read a line as part of a longer rendered one ("Sign Up" + "Facebook helps you…").
+    const at = lines.findIndex((candidate) => candidate.text.includes(line.text));
+    return at >= 0 && at < headlineAt;
+  };
 }
 
 /** A line of `STANDFIRST_WORDS` or more, fewer than a quarter of them with digits (a dateline, a weather box). */

@@ -118,15 +118,26 @@ const HEADLINE_PATH = /\.H1$/;
  * cut articles: daniel -0.018. Figures: docs/design.md.
  */
 export function fromTitledHeadline(title: string, text: readonly ExtractedBlock[]): readonly ExtractedBlock[] {
+  const naming = titleNaming(title);
+  const at = text.slice(0, LINES_BEFORE).findIndex((block) => HEADLINE_PATH.test(block.path) && naming(block.text) > 0);
+  return at > 0 ? text.slice(at) : text;
+}
+
+/**
+ * How many of the page's `<title>` words a line names when it reads as the title's headline (its
+ * words nearly all in the title, `IN_TITLE_SHARE`, holding `MIN_TITLE_SHARE` of the title's
+ * words), else 0; always 0 for a title of fewer than `MIN_TITLE_WORDS` words (the site's or a
+ * section's name). The site's name qualifies too, with fewer of the title's words than its headline.
+ */
+export function titleNaming(title: string): (line: string) => number {
   const titleWords = new Set(titleTerms(title));
-  if (titleWords.size < MIN_TITLE_WORDS) return text;
-  const named = (line: string): boolean => {
+  if (titleWords.size < MIN_TITLE_WORDS) return () => 0;
+  return (line) => {
     const words = titleTerms(line);
     const inTitle = words.filter((word) => titleWords.has(word));
-    return words.length >= 2 && inTitle.length >= IN_TITLE_SHARE * words.length && new Set(inTitle).size >= MIN_TITLE_SHARE * titleWords.size;
+    const named = new Set(inTitle).size;
+    return words.length >= 2 && inTitle.length >= IN_TITLE_SHARE * words.length && named >= MIN_TITLE_SHARE * titleWords.size ? named : 0;
   };
-  const at = text.slice(0, LINES_BEFORE).findIndex((block) => HEADLINE_PATH.test(block.path) && named(block.text));
-  return at > 0 ? text.slice(at) : text;
 }
 
 /** A CJK character: in a script written without spaces, each is a word of the title for this comparison. */
