@@ -484,8 +484,8 @@ const STANDFIRST_WORDS = 8;
 
 /**
  * The article's standfirst: the template's sentences among its few lines right above the first line
- * both readings hold, up to its headline, that the reader left out and the site does not repeat
- * (issue 38: an article's edges).
+ * both readings hold, up to its headline and never above the page's (`aboveTitledHeadline`), that
+ * the reader left out and the site does not repeat (issue 38: an article's edges).
  * The reader drops a standfirst as too short to be prose, and it sits where the template knows the
  * article's header to be, changing from page to page. Bylines and datelines are passed over: the
  * datasets' gold keeps them on some sites and not on others, and a line with many numbers (a date,
