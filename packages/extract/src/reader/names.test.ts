@@ -15,6 +15,13 @@ describe('what names say', () => {
       assert.equal(isUnlikelyName(hint), false, hint);
   });
 
+  it('legal small print is unlikely: disclaimers and whole `legal` tokens, not words that hold "legal"', () => {
+    for (const hint of [' common-bottom-disclaimer__list', ' game_area_legal', ' copy-legal', ' legal-disclaimer'])
+      assert.equal(isUnlikelyName(hint), true, hint);
+    for (const hint of [' kansaslegalservices', ' paralegals', ' legalese-guide']) assert.equal(isUnlikelyName(hint), false, hint);
+    assert.equal(nameWeight(' copy-legal'), -25);
+  });
+
   it('comment sections are told apart from other boilerplate', () => {
     assert.equal(isCommentsName('comments commentlist'), true);
     assert.equal(isCommentsName(' respond'), true);
