@@ -22,6 +22,10 @@ describe('what names say', () => {
     assert.equal(nameWeight(' copy-legal'), -25);
   });
 
+  it('tooltips and popovers are unlikely', () => {
+    for (const hint of [' tool-tip__content', ' cms-popover-tooltip', ' tooltip-body']) assert.equal(isUnlikelyName(hint), true, hint);
+  });
+
   it('comment sections are told apart from other boilerplate', () => {
     assert.equal(isCommentsName('comments commentlist'), true);
     assert.equal(isCommentsName(' respond'), true);
