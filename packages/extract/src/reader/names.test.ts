@@ -27,6 +27,8 @@ describe('what names say', () => {
     ])
       assert.equal(isUnlikelyName(hint), true, hint);
     for (const hint of [' author vcard', ' byline', ' entry-author-name']) assert.equal(isUnlikelyName(hint), false, hint);
+  });
+
   it('legal small print is unlikely: disclaimers and whole `legal` tokens, not words that hold "legal"', () => {
     for (const hint of [' common-bottom-disclaimer__list', ' game_area_legal', ' copy-legal', ' legal-disclaimer'])
       assert.equal(isUnlikelyName(hint), true, hint);
