@@ -16,7 +16,10 @@ test('a runtime closed while Redis is down, with a command waiting for it, close
     await redis.stop();
     const watch = rt.queueSettings.redisWatch;
     while (!watch?.down) await new Promise((resolve) => setTimeout(resolve, 100)); // the outage is seen
-    void rt.queues.queue('crawl').getJobCounts('waiting').catch(() => 'failed');
+    void rt.queues
+      .queue('crawl')
+      .getJobCounts('waiting')
+      .catch(() => 'failed');
     // A minute of slack for a busy machine; a runtime that waits for Redis never closes at all.
     let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([

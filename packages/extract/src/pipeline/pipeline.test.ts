@@ -210,7 +210,11 @@ describe('pipeline', () => {
 
   it("takes no standfirst from above the headline the page's title names: a sign-up bar there is the site's", () => {
     const sentence = (seed: number) => uniqueParagraph(seed, 12).replace(/\d/g, (digit) => 'abcdefghij'.charAt(Number(digit)));
-    const headlineOf = (n: number) => `Headline ${sentence(n * 10).split(' ').slice(0, 6).join(' ')}`;
+    const headlineOf = (n: number) =>
+      `Headline ${sentence(n * 10)
+        .split(' ')
+        .slice(0, 6)
+        .join(' ')}`;
     // The bar's sentence changes from page to page, so the site does not repeat it; the reader sets it aside by name.
     const page = (n: number) =>
       sitePage(

@@ -58,10 +58,7 @@ describe('reader', () => {
     assertHas(text, 'Harbour story number 1 makes', 'on day 12, in brief.');
     assertLacks(text, 'Copyright', 'Home');
     assert.ok(warnings.includes('no article: the page read as its listing'), warnings.join('; '));
-    assert.ok(
-      !readings(buildBlockTree(front)).article.warnings.includes('no article: the page read as its listing'),
-      'the pipeline reads without',
-    );
+    assert.ok(!readings(buildBlockTree(front)).article.warnings.includes('no article: the page read as its listing'), 'the pipeline reads without');
     // One paragraph of news (a long one) beside the same teasers is the page's article.
     const story = front.replace('<main>', `<main><article><h1>Bridge closed</h1><p>${prose('bridge closure')}</p></article>`);
     const read = extractReader(story).text;
