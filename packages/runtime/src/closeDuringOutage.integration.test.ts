@@ -1,8 +1,34 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadEnv } from '@winnow/config';
+import { type Env, loadEnv } from '@winnow/config';
 import { startRedisCluster, startRedisServer } from '@winnow/queue/testing';
 import { openRuntime } from './runtime.js';
+
+/**
+ * Opens a runtime on `env`, takes its Redis down (`stopRedis`), leaves a command waiting for it,
+ * and says whether `close()` ended within a minute: 'closed', or 'still closing'.
+ */
+async function closeDuringOutage(env: Env, stopRedis: () => Promise<void>): Promise<string> {
+  const rt = await openRuntime(env);
+  await rt.queues.queue('extract').getJobCounts(); // its connections are open
+  await stopRedis();
+  const watch = rt.queueSettings.redisWatch;
+  while (!watch?.down) await new Promise((resolve) => setTimeout(resolve, 100)); // the outage is seen
+  void rt.queues
+    .queue('crawl')
+    .getJobCounts('waiting')
+    .catch(() => 'failed');
+  // A minute of slack for a busy machine; a runtime that waits for Redis never closes at all.
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    rt.close().then(() => 'closed'),
+    new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve('still closing'), 60_000);
+    }),
+  ]);
+  clearTimeout(timer);
+  return outcome;
+}
 
 // BullMQ closes a queue by quitting its connection, which ioredis holds until Redis answers, and a
 // queue whose command waits for Redis (a readiness probe that gave up on it) is parked for good
@@ -10,26 +36,9 @@ import { openRuntime } from './runtime.js';
 // worker's SIGTERM after a probe) waited for ever.
 test('a runtime closed while Redis is down, with a command waiting for it, closes without waiting for Redis', { timeout: 120_000 }, async () => {
   const redis = await startRedisServer();
-  const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', REDIS_URL: redis.url, WINNOW_LOG_LEVEL: 'silent' }));
   try {
-    await rt.queues.queue('extract').getJobCounts(); // its connections are open
-    await redis.stop();
-    const watch = rt.queueSettings.redisWatch;
-    while (!watch?.down) await new Promise((resolve) => setTimeout(resolve, 100)); // the outage is seen
-    void rt.queues
-      .queue('crawl')
-      .getJobCounts('waiting')
-      .catch(() => 'failed');
-    // A minute of slack for a busy machine; a runtime that waits for Redis never closes at all.
-    let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([
-      rt.close().then(() => 'closed'),
-      new Promise((resolve) => {
-        timer = setTimeout(() => resolve('still closing'), 60_000);
-      }),
-    ]);
-    clearTimeout(timer);
-    assert.equal(outcome, 'closed');
+    const env = loadEnv({ WINNOW_DATA_DIR: 'memory', REDIS_URL: redis.url, WINNOW_LOG_LEVEL: 'silent' });
+    assert.equal(await closeDuringOutage(env, () => redis.stop()), 'closed');
   } finally {
     await redis.stop();
   }
@@ -38,25 +47,9 @@ test('a runtime closed while Redis is down, with a command waiting for it, close
 // The cluster's client is shared by every queue and closed with them: the same holds for it.
 test('a runtime on a Redis Cluster closed while the cluster is down closes without waiting for it', { timeout: 120_000 }, async () => {
   const cluster = await startRedisCluster(3);
-  const rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', REDIS_URL: cluster.url, WINNOW_REDIS_MODE: 'cluster', WINNOW_LOG_LEVEL: 'silent' }));
   try {
-    await rt.queues.queue('extract').getJobCounts();
-    await cluster.stop();
-    const watch = rt.queueSettings.redisWatch;
-    while (!watch?.down) await new Promise((resolve) => setTimeout(resolve, 100));
-    void rt.queues
-      .queue('crawl')
-      .getJobCounts('waiting')
-      .catch(() => 'failed');
-    let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([
-      rt.close().then(() => 'closed'),
-      new Promise((resolve) => {
-        timer = setTimeout(() => resolve('still closing'), 60_000);
-      }),
-    ]);
-    clearTimeout(timer);
-    assert.equal(outcome, 'closed');
+    const env = loadEnv({ WINNOW_DATA_DIR: 'memory', REDIS_URL: cluster.url, WINNOW_REDIS_MODE: 'cluster', WINNOW_LOG_LEVEL: 'silent' });
+    assert.equal(await closeDuringOutage(env, () => cluster.stop()), 'closed');
   } finally {
     await cluster.stop();
   }
