@@ -1,4 +1,4 @@
-import { LINE_BREAK, type Block } from './blockTree.js';
+import { LINE_BREAK, type Block, type BlockTree } from './blockTree.js';
 import { collapseWhitespace } from './whitespace.js';
 
 /** One line of extracted text, with the path of the block its first words come from. */
@@ -15,6 +15,22 @@ export interface BlockLines {
   scripts: number;
   textChars: number;
   linkChars: number;
+}
+
+const linesOfPage = new WeakMap<BlockTree, readonly TextLine[]>();
+
+/**
+ * The whole page's rendered lines (`blockLines` of its root), read once per parsed page: the
+ * pipeline's headline, standfirst and header checks each look at them, and a page's tree does not
+ * change once built.
+ */
+export function pageLines(tree: BlockTree): readonly TextLine[] {
+  let lines = linesOfPage.get(tree);
+  if (!lines) {
+    lines = blockLines(tree.root).lines;
+    linesOfPage.set(tree, lines);
+  }
+  return lines;
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildBlockTree, type Block } from './blockTree.js';
 import { ExtractionError } from '../result/errors.js';
-import { blockLines } from './blockLines.js';
+import { blockLines, pageLines } from './blockLines.js';
 
 const texts = (html: string): string[] => blockLines(buildBlockTree(html).root).lines.map((line) => line.text);
 
@@ -157,5 +157,15 @@ describe('buildBlockTree', () => {
   it('refines paths with stable id and class tokens when asked', () => {
     const tree = buildBlockTree('<div id="main" class="story col-12 body"><p>x</p></div>', { pathMode: 'tags+classes' });
     assert.ok(tree.blocks.some((block) => block.path === 'HTML.BODY.DIV#main[body story].P'));
+  });
+});
+
+describe('pageLines', () => {
+  it("reads a page's lines once per tree, as blockLines renders its root", () => {
+    const html = '<h1>Headline</h1><p>First <span>paragraph</span></p><p>Second</p>';
+    const tree = buildBlockTree(html);
+    assert.deepEqual(pageLines(tree), blockLines(tree.root).lines);
+    assert.equal(pageLines(tree), pageLines(tree));
+    assert.notEqual(pageLines(buildBlockTree(html)), pageLines(tree));
   });
 });

@@ -12,7 +12,7 @@ import { mostSimilar, pathsOf, sharedPaths } from '../html/structure.js';
 import { documentTitle } from '../html/title.js';
 import { groupByLayout, SAME_LAYOUT } from './layouts.js';
 import { isRepeatedLine, pageLineKeys, repeatedLineKeys } from './repeatedLines.js';
-import { blockLines, type TextLine } from '../html/blockLines.js';
+import { pageLines, type TextLine } from '../html/blockLines.js';
 import { fromTitledHeadline, headerStandfirst, titledHeadline, titleNaming } from './titledHeadline.js';
 import { trimLetterlessEdges } from './articleEdges.js';
 import { withoutSiteBoxes } from '../siteBoxes/siteBoxes.js';
@@ -520,7 +520,7 @@ function aboveTitledHeadline(tree: BlockTree, title: string): (line: ExtractedBl
   let headlineAt = -1;
   return (line) => {
     if (!lines) {
-      lines = blockLines(tree.root).lines;
+      lines = pageLines(tree);
       let most = 0;
       lines.forEach((candidate, i) => {
         const named = naming(candidate.text);

@@ -1,4 +1,4 @@
-import { blockLines, type TextLine } from '../html/blockLines.js';
+import { pageLines, type TextLine } from '../html/blockLines.js';
 import type { BlockTree } from '../html/blockTree.js';
 import { terms } from '../ce/features.js';
 import type { ExtractedBlock } from '../result/result.js';
@@ -50,7 +50,7 @@ export function titledHeadline(
     const inTitle = words.filter((word) => titleWords.has(word));
     return inTitle.length >= IN_TITLE_SHARE * words.length ? new Set(inTitle).size : 0;
   };
-  const lines = blockLines(tree.root).lines;
+  const lines = pageLines(tree);
   const at = lines.findIndex((line) => line.text === first.text);
   let best: ExtractedBlock | undefined;
   let bestScore = Math.max(MIN_TITLE_SHARE * titleWords.size, ...text.slice(0, HEADLINE_LINES).map((block) => titleWordsIn(block.text)));
@@ -86,7 +86,7 @@ export function headerStandfirst(
   const header = [...heading.path.matchAll(HEADER_ELEMENT)].at(-1);
   if (!header) return [];
   const prefix = `${heading.path.slice(0, (header.index ?? 0) + header[0].length)}.`;
-  const lines = blockLines(tree.root).lines;
+  const lines = pageLines(tree);
   const at = lines.findIndex((line) => line.path === heading.path && line.text === heading.text);
   if (at < 0) return [];
   const found: ExtractedBlock[] = [];
