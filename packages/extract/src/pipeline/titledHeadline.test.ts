@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fromTitledHeadline } from './titledHeadline.js';
+import { buildBlockTree } from '../html/blockTree.js';
+import { fromTitledHeadline, titledHeadline } from './titledHeadline.js';
 
 const line = (text: string, path = 'HTML.BODY.DIV.ARTICLE.P') => ({ path, text });
 const title = 'Herons return to the marsh after a dry winter | The Gazette';
@@ -34,5 +35,29 @@ describe('fromTitledHeadline', () => {
     assert.equal(fromTitledHeadline(title, text), text);
     const deep = [...Array.from({ length: 12 }, () => paragraph), headline, paragraph];
     assert.equal(fromTitledHeadline(title, deep), deep);
+  });
+});
+
+describe('titledHeadline', () => {
+  const page = buildBlockTree(
+    '<body><div class="masthead">Gazette</div><div class="title">Dry winter</div>' +
+      '<p>The herons came back to the marsh this week, after a long and dry winter.</p></body>',
+  );
+  const body = [line('The herons came back to the marsh this week, after a long and dry winter.', 'HTML.BODY.P')];
+  const shortTitle = 'Gazette : Dry winter';
+
+  it("takes a two-word headline a three-word title names only where the site's repeated lines are known", () => {
+    assert.equal(titledHeadline(page, shortTitle, body, () => false)?.text, 'Dry winter');
+    assert.equal(titledHeadline(page, shortTitle, body), undefined);
+  });
+
+  it("never takes the site's name a three-word title holds too", () => {
+    const site = buildBlockTree(
+      '<body><div class="title">Backwards</div><div class="masthead">Blue Heron</div>' +
+        '<p>The herons came back to the marsh this week, after a long and dry winter.</p></body>',
+    );
+    const isSiteLine = (candidate: { text: string }) => candidate.text === 'Blue Heron';
+    assert.equal(titledHeadline(site, 'Blue Heron: Backwards', body, isSiteLine), undefined);
+    assert.equal(titledHeadline(site, 'Blue Heron: Backwards', body, () => false)?.text, 'Blue Heron');
   });
 });
