@@ -106,21 +106,26 @@ describe('pipeline', () => {
     assertKeeps(result.text, [...article, update], 'article with a closing update');
   });
 
-  it('puts the headline the reader sets aside first', () => {
-    const page = (n: number) =>
-      sitePage(
-        `<div class="titles"><h1>Headline ${uniqueParagraph(n * 10, 6)}</h1><p class="date">12 May</p></div><div class="story">${[1, 2, 3, 4].map((i) => `<p>${uniqueParagraph(n * 10 + i, 40)}</p>`).join('')}</div>`,
+  for (const [markup, open, close] of [
+    ['an H1', '<h1>', '</h1>'],
+    ['a SPAN in an H1', '<h1><span>', '</span></h1>'],
+  ] as const) {
+    it(`puts the headline the reader sets aside first, its text in ${markup}`, () => {
+      const page = (n: number) =>
+        sitePage(
+          `<div class="titles">${open}Headline ${uniqueParagraph(n * 10, 6)}${close}<p class="date">12 May</p></div><div class="story">${[1, 2, 3, 4].map((i) => `<p>${uniqueParagraph(n * 10 + i, 40)}</p>`).join('')}</div>`,
+        );
+      const extract = preparedExtractor(
+        pipeline,
+        Array.from({ length: 12 }, (_, n) => page(n)),
       );
-    const extract = preparedExtractor(
-      pipeline,
-      Array.from({ length: 12 }, (_, n) => page(n)),
-    );
-    const heldOut = page(99);
-    assert.ok(!extractReader(heldOut).text.includes('Headline'), 'the reader leaves the headline out');
-    const result = extract(heldOut);
-    assert.ok(!readAlone(result), result.warnings.join('; '));
-    assertKeeps(result.text, [`Headline ${uniqueParagraph(990, 6)}`, uniqueParagraph(991, 40), uniqueParagraph(994, 40)], 'headline and story');
-  });
+      const heldOut = page(99);
+      assert.ok(!extractReader(heldOut).text.includes('Headline'), 'the reader leaves the headline out');
+      const result = extract(heldOut);
+      assert.ok(!readAlone(result), result.warnings.join('; '));
+      assertKeeps(result.text, [`Headline ${uniqueParagraph(990, 6)}`, uniqueParagraph(991, 40), uniqueParagraph(994, 40)], 'headline and story');
+    });
+  }
 
   it("keeps an article's continuation after a break, in a sibling block of the same kind, which the sample pages lack", () => {
     // A blog's "continue reading" split: the post's first part in `entry-body`, the rest after an

@@ -13,7 +13,7 @@ import { documentTitle } from '../html/title.js';
 import { groupByLayout, SAME_LAYOUT } from './layouts.js';
 import { isRepeatedLine, pageLineKeys, repeatedLineKeys } from './repeatedLines.js';
 import { pageLines, type TextLine } from '../html/blockLines.js';
-import { fromTitledHeadline, headerStandfirst, titledHeadline, titleNaming } from './titledHeadline.js';
+import { fromTitledHeadline, HEADLINE_PATH, headerStandfirst, titledHeadline, titleNaming } from './titledHeadline.js';
 import { trimLetterlessEdges } from './articleEdges.js';
 import { withoutSiteBoxes } from '../siteBoxes/siteBoxes.js';
 import { withoutBreadcrumbs } from './breadcrumbHeading.js';
@@ -425,8 +425,13 @@ function mostWordsPath(blocks: readonly ExtractedBlock[], lines: readonly string
   return best;
 }
 
-/** Paths of the headings a headline is: an article's title is an H1, sometimes an H2 under the site's own H1. */
-const HEADING_PATH = /\.H[12]$/;
+/**
+ * Paths of the headings a headline is: an article's title is an H1 (`HEADLINE_PATH`: its text
+ * maybe in a SPAN), sometimes an H2 under the site's own H1. An H2's SPAN is not one: Blogger's
+ * date header (`h2.date-header > span`) sits above each post's title, and taken for the headline
+ * it put the date first and the post's title out (dragnet's sportsscientists.com: 6 pages).
+ */
+const HEADING_PATH = new RegExp(`${HEADLINE_PATH.source}|\\.H2$`);
 
 /**
  * The template's last heading before the first line both readings hold, when the reader left it
@@ -446,7 +451,7 @@ function headline(templated: readonly ExtractedBlock[], templateLines: readonly 
     if (!HEADING_PATH.test(heading.path)) continue;
     if (!setAside(i)) return [];
     const above = templated[i - 1];
-    return above && heading.path.endsWith('.H2') && above.path.endsWith('.H1') && setAside(i - 1) ? [above, heading] : [heading];
+    return above && heading.path.endsWith('.H2') && HEADLINE_PATH.test(above.path) && setAside(i - 1) ? [above, heading] : [heading];
   }
   return [];
 }

@@ -110,8 +110,11 @@ export function headerStandfirst(
   return found;
 }
 
-/** The page's headline element: the H1 the title names marks where the article starts. */
-const HEADLINE_PATH = /\.H1$/;
+/**
+ * The page's headline element: the H1 the title names marks where the article starts. Its text may
+ * sit in a SPAN, a block of its own here (`<h1><span>…</span></h1>`: washingtonpost.com).
+ */
+export const HEADLINE_PATH = /\.H1(?:\.SPAN)*$/;
 
 /**
  * The text from the page's headline on: the lines above the text's first H1 that the page's
