@@ -288,4 +288,13 @@ ${section('What we do', 'harbour cleanup, the dredging, the new pontoons', 'volu
     assertHas(after, 'harbour dredging', 'lighthouse repair');
     assertLacks(after, 'Chapter 3 of the harbour guide');
   });
+
+  it('keeps a row of photos with their names between paragraphs of prose, and drops it after the last one', () => {
+    const photos = (n: number) =>
+      `<div><img src="/a${n}.jpg"><img src="/b${n}.jpg"><img src="/c${n}.jpg"><span>Kettle model ${n} in copper, brass and brushed steel finishes, with a wooden handle</span></div>`;
+    const page = (middle: string, end: string) =>
+      `<html><body><article><h1>Kettles</h1><p>${prose('kettle testing')}</p>${middle}<p>${prose('kettle pricing')}</p>${end}</article></body></html>`;
+    assertHas(extractReader(page(photos(2), '')).text, 'Kettle model 2 in copper', 'kettle testing', 'kettle pricing');
+    assertLacks(extractReader(page('', photos(3))).text, 'Kettle model 3 in copper');
+  });
 });
