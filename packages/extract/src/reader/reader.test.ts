@@ -276,4 +276,25 @@ ${section('What we do', 'harbour cleanup, the dredging, the new pontoons', 'volu
       assertHas(extractReader(listing).text, 'The restaurant number 3 was discussed');
     });
   });
+
+  it('keeps a section with some link text between paragraphs of prose, and drops the same section after the last one', () => {
+    const section = (n: number) =>
+      `<div><h3>Chapter ${n} of the harbour guide</h3><p>Read <a href="/chapter-${n}">the chapter on moorings</a> before you sail in.</p></div>`;
+    const page = (middle: string, end: string) =>
+      `<html><body><article><h1>The harbour guide</h1><p>${prose('harbour dredging')}</p>${middle}<p>${prose('lighthouse repair')}</p>${end}</article></body></html>`;
+    const inside = extractReader(page(section(2), '')).text;
+    assertHas(inside, 'Chapter 2 of the harbour guide', 'the chapter on moorings', 'harbour dredging', 'lighthouse repair');
+    const after = extractReader(page('', section(3))).text;
+    assertHas(after, 'harbour dredging', 'lighthouse repair');
+    assertLacks(after, 'Chapter 3 of the harbour guide');
+  });
+
+  it('keeps a row of photos with their names between paragraphs of prose, and drops it after the last one', () => {
+    const photos = (n: number) =>
+      `<div><img src="/a${n}.jpg"><img src="/b${n}.jpg"><img src="/c${n}.jpg"><span>Kettle model ${n} in copper, brass and brushed steel finishes, with a wooden handle</span></div>`;
+    const page = (middle: string, end: string) =>
+      `<html><body><article><h1>Kettles</h1><p>${prose('kettle testing')}</p>${middle}<p>${prose('kettle pricing')}</p>${end}</article></body></html>`;
+    assertHas(extractReader(page(photos(2), '')).text, 'Kettle model 2 in copper', 'kettle testing', 'kettle pricing');
+    assertLacks(extractReader(page('', photos(3))).text, 'Kettle model 3 in copper');
+  });
 });
