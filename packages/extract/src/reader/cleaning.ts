@@ -132,8 +132,8 @@ function isProseDiv(block: Block, counts: Counts, measures: SubtreeMeasures): bo
  * pictures, between two paragraphs is the article's (wcxb 0.83153 -> 0.83226, 52 sites changed:
  * discord.com, onepagecrm.com, accenture.com +0.16-0.20, store.steampowered.com and ebay.com
  * lower; daniel 0.90901 -> 0.90981, cleaneval +0.0003, scrapinghub -0.0005 (thesun.co.uk),
- * dragnet -0.0001, readability -0.00001, cleanportaleval unchanged). Measured per rule over wcxb, the link-density rule removed about 21,000 gold
- * words and 18,000 other words; in its divs between prose with 0.2-0.5 link text, 6,900 gold
+ * dragnet -0.0001, readability -0.00001, cleanportaleval unchanged). Measured per rule over wcxb,
+ * the link-density rule removed about 21,000 gold words and 18,000 other words; in its divs between prose with 0.2-0.5 link text, 6,900 gold
  * words and 2,400 other words, where daniel, scrapinghub and cleanportaleval had almost no gold.
  * Reader shingle F1 without and with: wcxb 0.82975 and 0.83153 (113 sites changed, mostly up),
  * scrapinghub 0.97070 and 0.97098, cleaneval 0.90370 and 0.90390, daniel 0.90929 and 0.90901,
