@@ -361,6 +361,8 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
 
 /** The attributes `parseBlockTree` reads: `hidden` and `style` (`isHiddenElement`), `type`, `href`, `id`, `class` and `role`. */
 const READ_ATTRIBUTES: ReadonlySet<string> = new Set(['hidden', 'style', 'type', 'href', 'id', 'class', 'role']);
+/** The lengths of their names. */
+const READ_NAME_LENGTHS: ReadonlySet<number> = new Set([...READ_ATTRIBUTES].map((name) => name.length));
 
 /**
  * htmlparser2's parser keeping only the attributes the block tree reads (`READ_ATTRIBUTES`): the
@@ -368,17 +370,26 @@ const READ_ATTRIBUTES: ReadonlySet<string> = new Set(['hidden', 'style', 'type',
  * Storing every attribute took 12% of building a block tree of a wcxb page (issue 38).
  */
 class BlockTreeParser extends Parser {
-  private get readsAttribute(): boolean {
-    return READ_ATTRIBUTES.has((this as unknown as { attribname: string }).attribname);
+  /** Whether the attribute being read is one of `READ_ATTRIBUTES`. */
+  private reading = false;
+  override onattribname(start: number, endIndex: number): void {
+    // A name of another length is none of them: it is neither sliced nor lower-cased.
+    if (READ_NAME_LENGTHS.has(endIndex - start)) {
+      super.onattribname(start, endIndex);
+      this.reading = READ_ATTRIBUTES.has((this as unknown as { attribname: string }).attribname);
+    } else {
+      this.startIndex = start;
+      this.reading = false;
+    }
   }
   override onattribdata(start: number, endIndex: number): void {
-    if (this.readsAttribute) super.onattribdata(start, endIndex);
+    if (this.reading) super.onattribdata(start, endIndex);
   }
   override onattribentity(cp: number): void {
-    if (this.readsAttribute) super.onattribentity(cp);
+    if (this.reading) super.onattribentity(cp);
   }
   override onattribend(quote: QuoteType, endIndex: number): void {
-    if (this.readsAttribute) super.onattribend(quote, endIndex);
+    if (this.reading) super.onattribend(quote, endIndex);
     else this.endIndex = endIndex;
   }
 }
