@@ -14,6 +14,23 @@ describe('buildBlockTree', () => {
     assert.equal(tree.blocks[0]?.path, 'HTML');
   });
 
+  it('reads the attributes it keeps among others, first occurrence first, entities decoded', () => {
+    const tree = buildBlockTree(
+      '<div data-a="&amp;x" ID="Main" data-b=y class="Story &amp; more" class="ignored" title=t role="Main note"><a target=_blank href="#top">top</a><input data-x=1 type="SEARCH"><span style="display:none" STYLE="x">hidden</span>text</div>',
+    );
+    const block = tree.blocks[2] as Block;
+    assert.equal(block.hint, 'main story & more');
+    assert.equal(block.role, 'main');
+    assert.equal(block.inputs, 1);
+    assert.equal(block.fragmentLinkChars, 3);
+    assert.deepEqual(
+      texts(
+        '<div data-a="&amp;x" ID="Main" data-b=y class="Story &amp; more" class="ignored" title=t role="Main note"><a target=_blank href="#top">top</a><span style="display:none" STYLE="x">hidden</span>text</div>',
+      ),
+      ['toptext'],
+    );
+  });
+
   it('keeps text in document order and inline elements inside their block', () => {
     assert.deepEqual(texts('<div>one <b>two</b> three<p>four</p>five<br>six</div>'), ['one two three', 'four', 'five', 'six']);
   });

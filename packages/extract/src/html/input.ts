@@ -45,6 +45,12 @@ const BINARY_CONTROL_SHARE = 0.02;
 const BINARY_NO_SCRIPT_SHARE = 0.02;
 /** Unassigned (`Cn`, noncharacters included) and private-use (`Co`) code points. */
 const NO_SCRIPT = /[\p{Cn}\p{Co}]/gu;
+/**
+ * U+0000-U+0377 are all assigned and none private-use, so a sample with no more than
+ * `BINARY_NO_SCRIPT_SHARE` code units from here on needs no `NO_SCRIPT` count: that regular
+ * expression took 0.1 ms of a wcxb page, a fifth of the input checks (issue 38).
+ */
+const FIRST_UNASSIGNED = 0x378;
 
 /**
  * The one rule for "this page is binary data", judged on its decoded text: more than 2% of its
@@ -65,15 +71,19 @@ const NO_SCRIPT = /[\p{Cn}\p{Co}]/gu;
 export function refuseBinary(text: string): void {
   const sample = text.slice(0, BINARY_SAMPLE);
   let controls = 0;
+  let beyondAssigned = 0;
   for (let i = 0; i < sample.length; i++) {
     const code = sample.charCodeAt(i);
     if (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0c && code !== 0x0d) controls++;
+    else if (code >= FIRST_UNASSIGNED) beyondAssigned++;
   }
   const refuse = (share: number, what: string): never => {
     throw new ExtractionError('binary-input', `the page is binary data, not an HTML document: ${Math.round(share * 100)}% of its first characters are ${what}`);
   };
   const controlShare = controls / sample.length;
   if (controlShare > BINARY_CONTROL_SHARE) refuse(controlShare, 'control characters');
+  // Only code units from U+0378 on can be unassigned or private-use: with few of them, the share cannot be over.
+  if (beyondAssigned / sample.length <= BINARY_NO_SCRIPT_SHARE) return;
   const noScriptShare = (sample.match(NO_SCRIPT)?.length ?? 0) / sample.length;
   if (noScriptShare > BINARY_NO_SCRIPT_SHARE) refuse(noScriptShare, 'unassigned or private-use code points');
 }

@@ -51,11 +51,12 @@ class Occurrences {
   /** The first occurrence at or after `from`, or -1. */
   next(from: number): number {
     let best = -1;
-    this.spellings.forEach((spelling, i) => {
+    // A plain loop: the `forEach` closure it replaces was 4% of building a block tree (issue 38).
+    for (let i = 0; i < this.spellings.length; i++) {
       let at = this.found[i] as number;
-      if (at !== -1 && at < from) at = this.found[i] = this.html.indexOf(spelling, from);
+      if (at !== -1 && at < from) at = this.found[i] = this.html.indexOf(this.spellings[i] as string, from);
       if (at >= 0 && (best < 0 || at < best)) best = at;
-    });
+    }
     return best;
   }
 }

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { FastTokenizer } from './fastTokenizer.js';
 
 /** React's markers: a finished segment `<div hidden id="S:1f">`, and the slots it fills, `B:1f` (a Suspense boundary) or `P:1f`. */
 const SEGMENT_ID = /^S:([0-9a-f]+)$/;
@@ -84,53 +85,61 @@ export function placeStreamedSegments(html: string, maxOpenElements: number): st
   const openSegments: string[] = [];
   const boundaries: OpenBoundary[] = [];
   const document: Parent = { boundaryBalance: 0 };
-  const parser = new Parser({
-    onopentag(_name, attribs) {
-      if (open.length >= maxOpenElements) throw TOO_DEEP;
-      const id = attribs.id ?? '';
-      const segmentKey = attribs.hidden !== undefined ? SEGMENT_ID.exec(id)?.[1] : undefined;
-      const slotId = SLOT_ID.exec(id);
-      const slot: Slot | undefined = slotId
-        ? { key: slotId[2] as string, start: parser.startIndex, end: at(parser.endIndex + 1), insideSegment: openSegments.at(-1) }
-        : undefined;
-      if (slot) slots.push(slot);
-      if (slot && slotId?.[1] === 'B') boundaries.push({ slot, depth: open.length, balanceAtSlot: (open.at(-1) ?? document).boundaryBalance });
-      if (segmentKey !== undefined) openSegments.push(segmentKey);
-      open.push({
-        outerStart: parser.startIndex,
-        innerStart: at(parser.endIndex + 1),
-        boundaryBalance: 0,
-        ...(segmentKey === undefined ? {} : { segmentKey }),
-        ...(slot ? { slot } : {}),
-      });
-    },
-    onclosetag(_name, isImplied) {
-      const element = open.pop();
-      if (!element) return;
-      // An element closed by another tag (no end tag of its own) ends where that tag starts.
-      const end = at(isImplied ? parser.startIndex : parser.endIndex + 1);
-      if (element.slot) element.slot.end = end;
-      if (element.segmentKey !== undefined) {
-        openSegments.pop();
-        if (!segments.has(element.segmentKey)) {
-          segments.set(element.segmentKey, { outerStart: element.outerStart, outerEnd: end, innerStart: element.innerStart, innerEnd: at(parser.startIndex) });
+  const parser = new Parser(
+    {
+      onopentag(_name, attribs) {
+        if (open.length >= maxOpenElements) throw TOO_DEEP;
+        const id = attribs.id ?? '';
+        const segmentKey = attribs.hidden !== undefined ? SEGMENT_ID.exec(id)?.[1] : undefined;
+        const slotId = SLOT_ID.exec(id);
+        const slot: Slot | undefined = slotId
+          ? { key: slotId[2] as string, start: parser.startIndex, end: at(parser.endIndex + 1), insideSegment: openSegments.at(-1) }
+          : undefined;
+        if (slot) slots.push(slot);
+        if (slot && slotId?.[1] === 'B') boundaries.push({ slot, depth: open.length, balanceAtSlot: (open.at(-1) ?? document).boundaryBalance });
+        if (segmentKey !== undefined) openSegments.push(segmentKey);
+        open.push({
+          outerStart: parser.startIndex,
+          innerStart: at(parser.endIndex + 1),
+          boundaryBalance: 0,
+          ...(segmentKey === undefined ? {} : { segmentKey }),
+          ...(slot ? { slot } : {}),
+        });
+      },
+      onclosetag(_name, isImplied) {
+        const element = open.pop();
+        if (!element) return;
+        // An element closed by another tag (no end tag of its own) ends where that tag starts.
+        const end = at(isImplied ? parser.startIndex : parser.endIndex + 1);
+        if (element.slot) element.slot.end = end;
+        if (element.segmentKey !== undefined) {
+          openSegments.pop();
+          if (!segments.has(element.segmentKey)) {
+            segments.set(element.segmentKey, {
+              outerStart: element.outerStart,
+              outerEnd: end,
+              innerStart: element.innerStart,
+              innerEnd: at(parser.startIndex),
+            });
+          }
         }
-      }
-      // Boundaries whose parent just closed keep the template alone as their slot.
-      while ((boundaries.at(-1)?.depth ?? -1) > open.length) boundaries.pop();
+        // Boundaries whose parent just closed keep the template alone as their slot.
+        while ((boundaries.at(-1)?.depth ?? -1) > open.length) boundaries.pop();
+      },
+      oncomment(data) {
+        const parent = open.at(-1) ?? document;
+        if (BOUNDARY_OPENS.has(data)) parent.boundaryBalance++;
+        else if (data === BOUNDARY_CLOSE) parent.boundaryBalance--;
+        else return;
+        // Open boundaries among these siblings are on top, the innermost last.
+        for (let top = boundaries.at(-1); top && top.depth === open.length && parent.boundaryBalance < top.balanceAtSlot; top = boundaries.at(-1)) {
+          top.slot.end = at(parser.startIndex);
+          boundaries.pop();
+        }
+      },
     },
-    oncomment(data) {
-      const parent = open.at(-1) ?? document;
-      if (BOUNDARY_OPENS.has(data)) parent.boundaryBalance++;
-      else if (data === BOUNDARY_CLOSE) parent.boundaryBalance--;
-      else return;
-      // Open boundaries among these siblings are on top, the innermost last.
-      for (let top = boundaries.at(-1); top && top.depth === open.length && parent.boundaryBalance < top.balanceAtSlot; top = boundaries.at(-1)) {
-        top.slot.end = at(parser.startIndex);
-        boundaries.pop();
-      }
-    },
-  });
+    { Tokenizer: FastTokenizer },
+  );
   try {
     parser.end(html);
   } catch (error) {
