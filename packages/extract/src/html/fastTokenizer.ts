@@ -25,33 +25,34 @@ const stock = Tokenizer.prototype as unknown as Record<'stateText' | 'handleInAt
  */
 export class FastTokenizer extends Tokenizer {}
 
+/**
+ * Moves the tokenizer to just before the next `stop` or `alsoStop` in its buffer (or its end), so
+ * that the state machine's loop steps onto the character found.
+ */
+function skipUntil(tokenizer: TokenizerInternals, stop: number, alsoStop: number): void {
+  const buffer = tokenizer.buffer;
+  let i = tokenizer.index - tokenizer.offset + 1;
+  for (; i < buffer.length; i++) {
+    const next = buffer.charCodeAt(i);
+    if (next === stop || next === alsoStop) break;
+  }
+  tokenizer.index = i - 1 + tokenizer.offset;
+}
+
 Object.assign(FastTokenizer.prototype, {
   stateText(this: TokenizerInternals, c: number): void {
     if (c === LT || (c === AMP && this.decodeEntities) || !this.decodeEntities) {
       stock.stateText.call(this, c);
       return;
     }
-    const buffer = this.buffer;
-    let i = this.index - this.offset + 1;
-    for (; i < buffer.length; i++) {
-      const next = buffer.charCodeAt(i);
-      if (next === LT || next === AMP) break;
-    }
-    // The state machine's loop steps onto the character found.
-    this.index = i - 1 + this.offset;
+    skipUntil(this, LT, AMP);
   },
   handleInAttributeValue(this: TokenizerInternals, c: number, quote: number): void {
     if (c === quote || c === AMP || !this.decodeEntities) {
       stock.handleInAttributeValue.call(this, c, quote);
       return;
     }
-    const buffer = this.buffer;
-    let i = this.index - this.offset + 1;
-    for (; i < buffer.length; i++) {
-      const next = buffer.charCodeAt(i);
-      if (next === quote || next === AMP) break;
-    }
-    this.index = i - 1 + this.offset;
+    skipUntil(this, quote, AMP);
   },
   fastForwardTo(this: TokenizerInternals, c: number): boolean {
     const at = this.buffer.indexOf(String.fromCharCode(c), this.index + 1 - this.offset);
