@@ -3,15 +3,10 @@ import { extractMainBlock } from '../mainblock/mainBlock.js';
 import { terms } from '../ce/features.js';
 import { readabilityArticle } from '../readability/readability.js';
 import { blockLines, type TextLine } from '../html/blockLines.js';
+import { isLinkListEntry, linksAreContent } from '../html/linkLists.js';
 import { resultOf, type ExtractionResult } from '../result/result.js';
 import { ExtractionError } from '../result/errors.js';
 
-/** A list entry whose own text is more than this share link text is a link, not prose. */
-const LINK_LIST_DENSITY = 0.7;
-/** Blocks that make up lists, tables and menus: where "Related" and "More from" links are laid out. */
-const LIST_TAGS: ReadonlySet<string> = new Set(['ul', 'ol', 'li', 'dl', 'dt', 'dd', 'menu', 'nav', 'table', 'tr', 'td', 'th']);
-/** An article with more than this share of link text is itself a list of links: its links stay. */
-const LINK_ARTICLE_DENSITY = 0.3;
 /** An article with fewer words than this share of the main block's is a fragment Readability settled on. */
 const FRAGMENT_SHARE = 0.25;
 /** A main block whose blocks average fewer words than this share of the article's is a listing, not prose. */
@@ -79,16 +74,11 @@ function cleanArticle(content: string): { lines: TextLine[]; warnings: readonly 
     linkChars += block.linkChars;
     textChars += block.textChars;
   }
-  const linksAreContent = linkChars > LINK_ARTICLE_DENSITY * textChars;
+  const linksStay = linksAreContent(linkChars, textChars);
   const rendered = blockLines(
     tree.root,
     (child: Block) => child.tag !== 'figure' && child.tag !== 'figcaption',
-    (kept: Block) => linksAreContent || !isLinkListEntry(kept),
+    (kept: Block) => linksStay || !isLinkListEntry(kept),
   );
   return { lines: rendered.lines, warnings: tree.warnings };
-}
-
-function isLinkListEntry(block: Block): boolean {
-  const listed = LIST_TAGS.has(block.tag) || (block.parent !== null && LIST_TAGS.has(block.parent.tag));
-  return listed && block.links > 0 && block.linkChars > LINK_LIST_DENSITY * block.textChars;
 }

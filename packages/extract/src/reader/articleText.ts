@@ -1,12 +1,6 @@
 import type { Block, BlockTree } from '../html/blockTree.js';
 import { blockLines, type TextLine } from '../html/blockLines.js';
-
-/** A list entry whose own text is more than this share link text is a link, not prose. */
-const LINK_LIST_DENSITY = 0.7;
-/** An article with more than this share of link text is itself a list of links: its links stay. */
-const LINK_ARTICLE_DENSITY = 0.3;
-/** Blocks that make up lists, tables and menus: where "Related" and "More from" links are laid out. */
-const LIST_TAGS: ReadonlySet<string> = new Set(['ul', 'ol', 'li', 'dl', 'dt', 'dd', 'menu', 'nav', 'table', 'tr', 'td', 'th']);
+import { isLinkListEntry, linksAreContent } from '../html/linkLists.js';
 
 /**
  * The article's lines in document order: each part rendered without its dropped subtrees, and
@@ -26,14 +20,14 @@ export function articleLines(tree: BlockTree, parts: readonly Block[], dropped: 
       textChars += (tree.blocks[i] as Block).textChars;
     }
   }
-  const linksAreContent = linkChars > LINK_ARTICLE_DENSITY * textChars;
+  const linksStay = linksAreContent(linkChars, textChars);
   const lines: TextLine[] = [];
   for (const part of parts) {
     if (dropped[part.index]) continue;
     const rendered = blockLines(
       part,
       (child) => !dropped[child.index],
-      (kept) => linksAreContent || !isLinkListEntry(kept),
+      (kept) => linksStay || !isLinkListEntry(kept),
     );
     for (const line of rendered.lines) if (!AD_LABEL.test(line.text.trim())) lines.push(line);
   }
@@ -48,8 +42,3 @@ export function articleLines(tree: BlockTree, parts: readonly Block[], dropped: 
  * +0.0001 (rp.pl's "Reklama"), wcxb +0.0001, the others unchanged.
  */
 const AD_LABEL = /^(?:advertisements?|adverts?|ads?|sponsored|anzeige|werbung|publicidad|publicité|pubblicità|reklama|publicidade|реклама|广告|広告|광고)$/iu;
-
-function isLinkListEntry(block: Block): boolean {
-  const listed = LIST_TAGS.has(block.tag) || (block.parent !== null && LIST_TAGS.has(block.parent.tag));
-  return listed && block.links > 0 && block.linkChars > LINK_LIST_DENSITY * block.textChars;
-}
