@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import { type Env, loadEnv } from '@winnow/config';
+import { QUEUE_NAMES } from '@winnow/queue';
 import { startRedisCluster, startRedisServer } from '@winnow/queue/testing';
-import { openRuntime } from './runtime.js';
+import { openRuntime, type Runtime } from './runtime.js';
 
 /**
  * Opens a runtime on `env`, takes its Redis down (`stopRedis`), leaves a command waiting for it,
@@ -22,7 +24,10 @@ async function closeDuringOutage(env: Env, stopRedis: () => Promise<void>): Prom
   // A minute of slack for a busy machine at each step; a runtime that waits for Redis never closes at all.
   const watch = rt.queueSettings.redisWatch;
   for (let waited = 0; !watch?.down; waited += 100) {
-    if (waited >= 60_000) return 'outage never seen';
+    if (waited >= 60_000) {
+      dropConnections(rt);
+      return 'outage never seen';
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   let timer: NodeJS.Timeout | undefined;
@@ -33,7 +38,25 @@ async function closeDuringOutage(env: Env, stopRedis: () => Promise<void>): Prom
     }),
   ]);
   clearTimeout(timer);
+  if (outcome === 'still closing') dropConnections(rt);
   return outcome;
+}
+
+/**
+ * Ends a runtime whose outage was never seen, or whose close is stuck, without waiting for Redis: the shared cluster client
+ * and each queue's connection are disconnected, not quit, and nothing waits for them to end (a
+ * connection already waiting to reconnect never says it ended), so that a failed test cannot leave
+ * its file's process running for ever, and the runner waiting with it.
+ */
+function dropConnections(rt: Runtime): void {
+  const shared = rt.queueSettings.connection;
+  if (shared instanceof EventEmitter) (shared as unknown as { disconnect(): void }).disconnect();
+  for (const name of QUEUE_NAMES)
+    void rt.queues
+      .queue(name)
+      .disconnect()
+      .catch(() => undefined);
+  void rt.close().catch(() => undefined);
 }
 
 // BullMQ closes a queue by quitting its connection, which ioredis holds until Redis answers, and a
