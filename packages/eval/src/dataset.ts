@@ -49,15 +49,25 @@ export type GoldPage = z.output<typeof pageSchema>;
 export const GOLD_MISMATCH_COVERAGE = 0.5;
 
 /**
- * Whether the page's gold is not the text of its HTML: the dataset says so (`GOLD_MISMATCH_COVERAGE`),
+ * dragnet's separator between an article and its user comments (`!@#$%^&*()  COMMENTS`), by which
+ * its gold is defined as the text before it (its SOURCE.md), in any of the spellings its pages use
+ * (`!@ $%^&*() COMMENTS`, `#$%^&*() COMMENTS`, ...): a run of those symbols, then the word.
+ */
+const COMMENTS_SEPARATOR = /^[!@#$%^&*() ]{6,}COMMENTS\s*$/m;
+
+/**
+ * Whether the page's gold is not the text of its HTML: the dataset says so (`GOLD_MISMATCH_COVERAGE`);
  * or the gold holds no word at all outside HTML comments, its annotators having found no article on
  * the page (cleanportaleval's section fronts, whose gold is empty or `<!-- this page contains no
- * article -->`). Against such gold every text scores 0, the list of stories a section front is read
- * as (what a search engine wants indexed) as much as a sidebar.
+ * article -->`), against which every text scores 0, the list of stories a section front is read
+ * as (what a search engine wants indexed) as much as a sidebar; or the gold still holds the user
+ * comments its dataset says it cut (`COMMENTS_SEPARATOR`: six dragnet pages, up to 40,000 words of
+ * comments each, whose separator's spelling the dataset's conversion missed).
  */
 export function goldMismatch(page: GoldPage): boolean {
   const noArticle = !/[\p{L}\p{N}]/u.test(page.gold.replace(/<!--[\s\S]*?-->/g, ''));
-  return noArticle || (page.goldCoverage !== undefined && page.goldCoverage < GOLD_MISMATCH_COVERAGE);
+  const keptComments = COMMENTS_SEPARATOR.test(page.gold);
+  return noArticle || keptComments || (page.goldCoverage !== undefined && page.goldCoverage < GOLD_MISMATCH_COVERAGE);
 }
 
 /** A malformed dataset line, named by file and line so it can be found and fixed. */

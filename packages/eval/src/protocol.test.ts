@@ -121,21 +121,23 @@ describe('evaluate', () => {
     assert.equal(report.per_site[0]?.empty, 1);
   });
 
-  it('counts pages whose gold the dataset says is not their text, or that has no article, and reports the scores of the others apart', async () => {
+  it('counts pages whose gold the dataset says is not their text, that has no article, or that kept the comments the dataset cut, and reports the scores of the others apart', async () => {
     const pages: GoldPage[] = [
       page('a', 's', '<p>alpha beta gamma delta</p>', 'alpha beta gamma delta'),
       { ...page('b', 's', '<p>epsilon zeta eta theta</p>', 'words of another page entirely'), goldCoverage: 0.1 },
       { ...page('c', 's', '<p>iota kappa lambda mu</p>', 'iota kappa lambda mu'), goldCoverage: 0.5 },
       page('d', 's', '<ul><li>nu xi</li><li>omicron pi</li></ul>', '<!-- this page contains no article -->'),
+      page('e', 's', '<p>rho sigma tau upsilon</p><p>a reader says hello</p>', 'rho sigma tau upsilon\n!@ $%^&*() COMMENTS\na reader says hello'),
+      page('f', 's', '<p>phi chi psi omega: COMMENTS</p>', 'phi chi psi omega:\nCOMMENTS'),
     ];
     const { report, outcomes } = await evaluate(pages, { method: 'reader', folds: 5 });
     assert.deepEqual(
       outcomes.map((o) => o.goldMismatch),
-      [false, true, false, true],
+      [false, true, false, true, true, false],
     );
-    assert.deepEqual(report.gold_mismatch.ids, ['b', 'd'], 'flagged by the dataset, and gold with no article');
-    assert.equal(report.pages, 4, 'the flagged pages still count in the main figures');
+    assert.deepEqual(report.gold_mismatch.ids, ['b', 'd', 'e'], 'flagged by the dataset, gold with no article, and gold that kept its comments');
+    assert.equal(report.pages, 6, 'the flagged pages still count in the main figures');
     assert.ok(report.lcs_f1 < 0.7);
-    assert.deepEqual(report.gold_mismatch.others, { pages: 2, shingle_f1: 1, bow_f1: 1, lcs_f1: 1 });
+    assert.deepEqual(report.gold_mismatch.others, { pages: 3, shingle_f1: 1, bow_f1: 1, lcs_f1: 1 });
   });
 });
