@@ -14,6 +14,21 @@ describe('buildBlockTree', () => {
     assert.equal(tree.blocks[0]?.path, 'HTML');
   });
 
+  it('tells a page that says it is a forum thread, by microdata or by JSON-LD in the head or the body, from one that does not', () => {
+    const declared = [
+      '<div itemscope itemType="http://schema.org/DiscussionForumPosting"><p>first post</p></div>',
+      '<html><head><script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting"}</script></head><body><p>first post</p></body></html>',
+      '<p>first post</p><script type="application/ld+json">[{"@type": ["DiscussionForumPosting"]}]</script>',
+    ];
+    for (const html of declared) assert.equal(buildBlockTree(html).discussion, true, html);
+    const undeclared = [
+      '<div itemscope itemtype="https://schema.org/Article"><p>DiscussionForumPosting is a type</p></div>',
+      '<script>var type = {"@type":"DiscussionForumPosting"};</script><p>a script that is not JSON-LD</p>',
+      '<div itemscope itemtype="https://schema.org/QAPage"><p>a question</p></div>',
+    ];
+    for (const html of undeclared) assert.equal(buildBlockTree(html).discussion, false, html);
+  });
+
   it('reads the attributes it keeps among others, first occurrence first, entities decoded', () => {
     const tree = buildBlockTree(
       '<div data-a="&amp;x" ID="Main" data-b=y class="Story &amp; more" class="ignored" title=t role="Main note"><a target=_blank href="#top">top</a><input data-x=1 type="SEARCH"><span style="display:none" STYLE="x">hidden</span>text</div>',

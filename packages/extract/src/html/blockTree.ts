@@ -67,6 +67,12 @@ export interface BlockTree {
   readonly warnings: readonly string[];
   /** How the blocks' paths are spelled. */
   readonly pathMode: PathMode;
+  /**
+   * The page says it is a forum thread: schema.org's `DiscussionForumPosting`, as an element's
+   * `itemtype` (microdata) or a JSON-LD `@type`, which forum software writes for search engines.
+   * On such a page the replies are the content, not comments under it (`reader/names.ts`).
+   */
+  readonly discussion: boolean;
 }
 
 /** How a block's path segment is spelled. */
@@ -142,6 +148,10 @@ const COUNTED_CHARS = REVEALED_GAIN * MIN_SHOWN_CHARS;
 /** Input types that ask the reader to type (a missing type is `text`). */
 const TYPED_INPUTS: ReadonlySet<string> = new Set(['text', 'email', 'search', 'password', 'tel', 'url', 'number']);
 
+/** schema.org's type of a forum thread, in an `itemtype` URL or a JSON-LD `"@type"` (a string, or one in a list). */
+const DISCUSSION_ITEMTYPE = /schema\.org\/DiscussionForumPosting\b/i;
+const DISCUSSION_JSON_LD = /"@type"\s*:\s*\[?\s*"(?:https?:\/\/schema\.org\/)?DiscussionForumPosting"/;
+
 const REVEALED_WARNING = 'the page shows almost no text until its scripts run: read with its <noscript> content and hidden elements';
 
 function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean): { tree: BlockTree; shownChars: number } {
@@ -185,6 +195,9 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   let linkDepth = 0;
   let fragmentLinkDepth = 0;
   let shownChars = 0;
+  let discussion = false;
+  /** Inside a `<script type="application/ld+json">`, read for its `@type` though skipped as text. */
+  let inJsonLd = false;
   /** The open `<head>` that started a skipped subtree, until it ends. */
   let openHead: OpenElement | null = null;
   /** Ignored `<html>`/`<head>` entries on top of the stack, counted as they come and go: walking them on every tag made a head of 80,000 `<html>` tags take seconds. */
@@ -248,6 +261,9 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
           parser.pause();
         }
         if (ignored) return;
+        // Read wherever they are, the head's scripts and hidden elements included.
+        if (!discussion && attribs.itemtype !== undefined) discussion = DISCUSSION_ITEMTYPE.test(attribs.itemtype);
+        if (tag === 'script') inJsonLd = attribs.type?.toLowerCase().includes('ld+json') === true;
         if (skipDepth > 0) {
           skipDepth++;
           element.skips = true;
@@ -300,6 +316,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
       },
       ontext(text) {
         if (headIsInnermost() && textEndsHead(text)) endHead();
+        if (inJsonLd && !discussion) discussion = DISCUSSION_JSON_LD.test(text);
         if (skipDepth > 0) return;
         if (shownChars < COUNTED_CHARS) shownChars += nonSpaceChars(text);
         if (counter) {
@@ -315,6 +332,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
         if (fragmentLinkDepth > 0) current.fragmentLinkChars += text.length;
       },
       onclosetag() {
+        inJsonLd = false;
         const element = pop();
         if (!element) return;
         if (element.ignoredInHead) {
@@ -356,11 +374,11 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   }
   // Blocks still open when the flat reading stopped the parser end with the page.
   for (let block: Block | null = current; block; block = block.parent) block.end = blocks.length;
-  return { tree: { root, blocks, warnings, pathMode }, shownChars };
+  return { tree: { root, blocks, warnings, pathMode, discussion }, shownChars };
 }
 
-/** The attributes `parseBlockTree` reads: `hidden` and `style` (`isHiddenElement`), `type`, `href`, `id`, `class` and `role`. */
-const READ_ATTRIBUTES: ReadonlySet<string> = new Set(['hidden', 'style', 'type', 'href', 'id', 'class', 'role']);
+/** The attributes `parseBlockTree` reads: `hidden` and `style` (`isHiddenElement`), `type`, `href`, `id`, `class`, `role` and `itemtype` (`BlockTree.discussion`). */
+const READ_ATTRIBUTES: ReadonlySet<string> = new Set(['hidden', 'style', 'type', 'href', 'id', 'class', 'role', 'itemtype']);
 /** The lengths of their names. */
 const READ_NAME_LENGTHS: ReadonlySet<number> = new Set([...READ_ATTRIBUTES].map((name) => name.length));
 

@@ -64,7 +64,7 @@ export function cleanConditionally(tree: BlockTree, measures: SubtreeMeasures, p
     for (let i = part.end - 1; i >= part.index; i--) {
       const block = blocks[i] as Block;
       if (dropped[i] || neverJudged[i] || !JUDGED_TAGS.has(block.tag)) continue;
-      if (readsAsNoise(blocks, block, measures, dropped, prose)) dropped.fill(1, i, block.end);
+      if (readsAsNoise(tree, block, measures, dropped, prose)) dropped.fill(1, i, block.end);
     }
   }
 }
@@ -81,8 +81,9 @@ interface Counts {
   listChars: number;
 }
 
-function readsAsNoise(blocks: readonly Block[], block: Block, measures: SubtreeMeasures, dropped: Uint8Array, prose: Int32Array): boolean {
-  const weight = nameWeight(chosenName(blocks, block));
+function readsAsNoise(tree: BlockTree, block: Block, measures: SubtreeMeasures, dropped: Uint8Array, prose: Int32Array): boolean {
+  const { blocks } = tree;
+  const weight = nameWeight(chosenName(tree, block));
   if (weight < 0) return true;
   const counts = countsLeft(blocks, block, measures, dropped);
   if (counts.commas >= PROSE_COMMAS) return false;

@@ -83,7 +83,7 @@ export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trust
   for (let i = 2; i < blocks.length; i++) {
     const block = blocks[i] as Block;
     const isFigure = (block.tag === 'figure' && !isContentFigure(blocks, block)) || block.tag === 'figcaption';
-    const name = chosenName(blocks, block);
+    const name = chosenName(tree, block);
     const named = trusted ? isUnlikelyName(name) : isCommentsName(name);
     const namedUnlikely = named && ((trusted && LISTS.has(block.tag)) || shareOfPage(block) < WRAPPER_SHARE) && !TABLE_PARTS.has(block.tag);
     if (

@@ -111,6 +111,25 @@ describe('reader', () => {
     assertLacks(text, 'Copyright Allotment Forum');
   });
 
+  it('reads the replies of a page that says it is a forum thread, named as comments or not', () => {
+    const reply = (n: number) =>
+      `<article class="comment" itemprop="comment"><div class="comment-body"><p>Member ${n} replied that the night bus should stop at the hospital too, since the nurses on the late shift walk to the station in the dark every evening.</p></div></article>`;
+    const thread = (declaration: string) =>
+      `<html><head>${declaration}</head><body><div class="topic"><h1>Night bus route</h1><div class="first-post"><p>Does anyone know whether the new night bus will stop at the hospital? The timetable on the council website says nothing about it yet.</p></div>
+<section id="replies">${Array.from({ length: 12 }, (_, n) => reply(n + 1)).join('')}</section></div><footer>Copyright Transit Forum</footer></body></html>`;
+    const jsonLd =
+      '<script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Night bus route"}</script>';
+    for (const declaration of [jsonLd, '<meta itemscope itemtype="https://schema.org/DiscussionForumPosting">']) {
+      const { text } = extractReader(thread(declaration));
+      assertHas(text, 'Does anyone know whether', 'Member 1 replied', 'Member 12 replied');
+      assertLacks(text, 'Copyright Transit Forum');
+    }
+    // Undeclared, the same markup reads as a short post under its comments.
+    const { text } = extractReader(thread(''));
+    assertHas(text, 'Does anyone know whether');
+    assertLacks(text, 'Member 1 replied');
+  });
+
   it("drops an ad slot's label between paragraphs, but not a line that mentions ads", () => {
     const page = `<html><body><article><p>${prose('bridge repair')}</p><div class="Off5dpXq"><center><span>ADVERTISEMENT</span></center></div><p>${prose('library extension')}</p><p>Ads pay for this newsletter.</p><p>${prose('school roof')}</p></article></body></html>`;
     const { text } = extractReader(page);

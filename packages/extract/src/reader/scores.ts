@@ -79,7 +79,7 @@ export function contentScores(
     for (let block: Block | null = from; block && block !== stop && level < SCORED_ANCESTORS; block = block.parent, level++) {
       if (!scored[block.index]) {
         scored[block.index] = 1;
-        scores[block.index] = (TAG_SCORES[block.tag] ?? 0) + (weighNames ? nameWeight(chosenName(tree.blocks, block)) : 0);
+        scores[block.index] = (TAG_SCORES[block.tag] ?? 0) + (weighNames ? nameWeight(chosenName(tree, block)) : 0);
       }
       const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
       scores[block.index] = (scores[block.index] as number) + earned / divider;
