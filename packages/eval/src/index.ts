@@ -1,6 +1,6 @@
 export { benchExtract, table, type ExtractBenchOptions } from './bench.js';
 export { demoGoldPages } from './demoPages.js';
-export { DatasetError, loadPages, type GoldPage } from './dataset.js';
+export { DatasetError, goldMismatch, loadPages, type GoldPage } from './dataset.js';
 export { evaluate, quantile, summarise, type EvaluateOptions, type EvaluationReport, type PageOutcome } from './evaluate.js';
 export { siteFolds, type FoldOptions, type SiteFolds } from './protocol.js';
 export { mean, pageShingleF1, shingleMatch, shingleScore, type ShingleMatch } from './shingle.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { loadEnv } from '@winnow/config';
 import { startCrawler, normalizeUrl, trapReason } from '@winnow/crawler';
-import { evaluate, type GoldPage, lcsF1, loadPages } from '@winnow/eval';
+import { evaluate, goldMismatch, type GoldPage, lcsF1, loadPages } from '@winnow/eval';
 import {
   around,
   boilerplateMatchCause,
@@ -468,14 +468,12 @@ async function searchPhrases(
   };
   const perSite: SearchReport['perSite'] = [];
   const phrases: SearchedPhrase[] = [];
+  const pagesNotSampled: string[] = [];
   for (const layout of layouts) {
     const site = siteSlug(layout.site);
-    const sampled = samplePhrases(
-      layout.site,
-      layout.served.map((entry) => entry.page),
-      options.search,
-      options.searchSeed,
-    );
+    const pages = layout.served.map(({ page }) => ({ ...page, goldIsNotItsText: goldMismatch(page) }));
+    for (const page of pages) if (page.goldIsNotItsText) pagesNotSampled.push(page.id);
+    const sampled = samplePhrases(layout.site, pages, options.search, options.searchSeed);
     const siteResults = results.filter((result) => result.site === layout.site && result.indexed);
     // The site's indexed texts as reader words: what a search layer without faults of its own would match.
     const indexedTexts = siteResults.map((result) => padded(readerWords(result.indexedText)));
@@ -550,5 +548,5 @@ async function searchPhrases(
   }
   options.progress(`${dataset}: ${phrases.length} searches in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const all = sumSites(perSite);
-  return { seed: options.searchSeed, perSite, all, rates: searchRates(all), phrases };
+  return { seed: options.searchSeed, perSite, all, rates: searchRates(all), phrases, pagesNotSampled };
 }

@@ -48,6 +48,15 @@ describe('phrase sampling', () => {
     }
   });
 
+  it('takes no inside or across phrase from a page whose gold is not its text, whose gold still keeps its lines out of the boilerplate', () => {
+    const flagged = { ...article(7), gold: `${article(7).gold}\nHome page of the riverside weekly gazette`, goldIsNotItsText: true };
+    const sampled = samplePhrases('example.org', [...pages, flagged], 40, '1');
+    assert.ok(sampled.inside.length > 0 && sampled.across.length > 0);
+    for (const phrase of [...sampled.inside, ...sampled.across]) assert.notEqual(phrase.pageId, flagged.id, phrase.query);
+    for (const phrase of sampled.boilerplate) assert.doesNotMatch(phrase.shownLine ?? '', /Home page/, phrase.query);
+    assert.deepEqual(samplePhrases('example.org', [flagged], 10, '1').inside, []);
+  });
+
   it('takes boilerplate phrases from shown lines that no gold of the site holds', () => {
     const { boilerplate } = samplePhrases('example.org', pages, 10, '1');
     assert.ok(boilerplate.length > 0);

@@ -34,6 +34,13 @@ export interface SamplePage {
   id: string;
   gold: string;
   html: string;
+  /**
+   * The dataset's gold is not this page's text (`goldMismatch`): no inside or across phrase is
+   * taken from it, as `winnow eval` scores such pages apart, since no extraction can hold a phrase
+   * of another page's text or of what the dataset says it cut. Its gold still keeps a line out of
+   * the boilerplate phrases.
+   */
+  goldIsNotItsText?: boolean;
 }
 
 export type SampledPhrases = Record<PhraseKind, Phrase[]>;
@@ -83,7 +90,8 @@ export function samplePhrases(site: string, pages: readonly SamplePage[], count:
   const wordsOf = (tokens: readonly ReaderToken[]) => tokens.map((token) => token.word);
 
   let random = randomFrom(`${seed}:${site}:inside`);
-  const insidePages = goldPages
+  const textPages = goldPages.filter(({ page }) => page.goldIsNotItsText !== true);
+  const insidePages = textPages
     .map((goldPage) => ({ ...goldPage, long: goldPage.lines.filter((line) => line.tokens.length >= 5) }))
     .filter((candidate) => candidate.long.length > 0)
     .map((candidate) => ({ ...candidate, words: candidate.long.reduce((sum, line) => sum + line.tokens.length, 0) }));
@@ -101,7 +109,7 @@ export function samplePhrases(site: string, pages: readonly SamplePage[], count:
   }
 
   random = randomFrom(`${seed}:${site}:across`);
-  const pairPages = goldPages
+  const pairPages = textPages
     .map(({ page, lines }) => ({
       page,
       lines,

@@ -80,6 +80,8 @@ export interface SearchReport {
   /** The three rates over every site: what `winnow report` puts beside lcs F1. */
   rates: SearchRates;
   phrases: SearchedPhrase[];
+  /** The pages no inside or across phrase was taken from: their gold is not their text (`SamplePage.goldIsNotItsText`). */
+  pagesNotSampled: string[];
 }
 
 /** One replayed site: how it was served and crawled, its templates now, and the templater's page types of its stored pages. */
@@ -242,6 +244,8 @@ export function formatSearchReport(dataset: string, report: SearchReport, count:
   };
   for (const site of report.perSite) out.push(row(site.site, site.counts));
   out.push(row('ALL', report.all));
+  if (report.pagesNotSampled.length > 0)
+    out.push(`(no inside or across phrase taken from ${report.pagesNotSampled.length} pages whose gold is not their text, as winnow eval's gold_mismatch: ${report.pagesNotSampled.join(', ')})`);
   const withoutText = report.all.inside.foundWithoutText + report.all.across.foundWithoutText;
   if (withoutText > 0) out.push(`(${withoutText} phrases were found although the page's indexed text does not hold their words as a run)`);
   out.push('\nmisses by the layer that lost them (inside / across):');
