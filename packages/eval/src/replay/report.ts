@@ -245,7 +245,9 @@ export function formatSearchReport(dataset: string, report: SearchReport, count:
   for (const site of report.perSite) out.push(row(site.site, site.counts));
   out.push(row('ALL', report.all));
   if (report.pagesNotSampled.length > 0)
-    out.push(`(no inside or across phrase taken from ${report.pagesNotSampled.length} pages whose gold is not their text, as winnow eval's gold_mismatch: ${report.pagesNotSampled.join(', ')})`);
+    out.push(
+      `(no inside or across phrase taken from ${report.pagesNotSampled.length} pages whose gold is not their text, as winnow eval's gold_mismatch: ${report.pagesNotSampled.join(', ')})`,
+    );
   const withoutText = report.all.inside.foundWithoutText + report.all.across.foundWithoutText;
   if (withoutText > 0) out.push(`(${withoutText} phrases were found although the page's indexed text does not hold their words as a run)`);
   out.push('\nmisses by the layer that lost them (inside / across):');
