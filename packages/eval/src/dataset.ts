@@ -61,7 +61,7 @@ const COMMENTS_SEPARATOR = /^[!@#$%^&*() ]{6,}COMMENTS\s*$/m;
  * the page (cleanportaleval's section fronts, whose gold is empty or `<!-- this page contains no
  * article -->`), against which every text scores 0, the list of stories a section front is read
  * as (what a search engine wants indexed) as much as a sidebar; or the gold still holds the user
- * comments its dataset says it cut (`COMMENTS_SEPARATOR`: six dragnet pages, up to 40,000 words of
+ * comments its dataset says it cut (`COMMENTS_SEPARATOR`: six dragnet pages, 107 to 45,000 words of
  * comments each, whose separator's spelling the dataset's conversion missed).
  */
 export function goldMismatch(page: GoldPage): boolean {
