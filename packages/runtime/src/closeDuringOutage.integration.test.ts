@@ -43,10 +43,10 @@ async function closeDuringOutage(env: Env, stopRedis: () => Promise<void>): Prom
 }
 
 /**
- * Ends a runtime whose outage was never seen, or whose close is stuck, without waiting for Redis: the shared cluster client
- * and each queue's connection are disconnected, not quit, and nothing waits for them to end (a
- * connection already waiting to reconnect never says it ended), so that a failed test cannot leave
- * its file's process running for ever, and the runner waiting with it.
+ * Ends a runtime whose outage was never seen, or whose close is stuck, without waiting for Redis:
+ * the shared cluster client and each queue's connection are disconnected, not quit, and nothing
+ * waits for them to end (a connection already waiting to reconnect never says it ended), so that a
+ * failed test cannot leave its file's process running for ever, and the runner waiting with it.
  */
 function dropConnections(rt: Runtime): void {
   const shared = rt.queueSettings.connection;

@@ -43,8 +43,12 @@ import { ownText } from '../html/blockLines.js';
 const UNLIKELY =
   /comment|disqus|sidebar|footer|breadcrumb|legends|cover-wrap|agegate|ai2html|yom-remote|advert|sponsor|newsletter|related|social|sharing|share-|-share|popup|modal|cookie|consent|gdpr|pagination|pager|masthead|subscri|signup|shoutbox|outbrain|taboola|skyscraper|copyright|sharedaddy|jetpack|post-author|author-?(?:bio|box|info|content|details|description)|about-?(?:the-?)?author|disclaimer|tooltip|tool-tip|popover|(?:^|[\s_-])(?:legal|ad|ads|nav|navbar|menu|promo|banner|reply|replies|respond|share|tags|rss|login|header|community|extra|remark|supplemental|combx)(?:$|[\s_-])/;
 
-/** Comment sections: the one kind of boilerplate name that stays trusted when the others are not. */
-const COMMENTS = /comment|disqus|(?:^|[\s_-])(?:respond|replies|reply)(?:$|[\s_-])/;
+/**
+ * Comment sections: the one kind of boilerplate name that stays trusted when the others are not.
+ * The short words are whole tokens, told by lookarounds so that a match leaves the separators
+ * around it (`THREAD_WORDS` replaces its matches).
+ */
+const COMMENTS = /comment|disqus|(?<![^\s_-])(?:respond|replies|reply)(?![^\s_-])/;
 
 /** Names of the containers that hold the article. */
 const CONTENT = /article|content|entry|main|story|post|body|text|blog|page|column/;
@@ -143,7 +147,7 @@ export function chosenName(tree: BlockTree, block: Block): string {
  * schema.org's `QAPage` (Stack Exchange): there the comments under a question or an answer are not
  * among the answers, and the gold leaves them out (serverfault.com 0.93 -> 0.72 with it).
  */
-const THREAD_WORDS = /comments?|disqus|(?<![a-z])(?:respond|replies|reply)(?![a-z])/g;
+const THREAD_WORDS = new RegExp(COMMENTS.source, 'g');
 const THREAD_WORD_STANDIN = 'thread';
 
 /** The block's id and class without an id that spells its heading (`chosenName`). */
