@@ -55,6 +55,15 @@ describe('excludedBlocks', () => {
     assert.equal(excludedBlocks(wrapped, subtreeMeasures(wrapped), true)[(wrapped.blocks.find((block) => block.tag === 'aside') as Block).index], 0);
   });
 
+  it('sets a dialog aside though it holds most of the page: a dialog opens over a page, never wraps it', () => {
+    const purposes = `<p>${'These cookies are set by our advertising partners to build a profile of your interests. '.repeat(8)}</p>`;
+    const tree = buildBlockTree(
+      `<html><body><ul class="cards"><li><a href="/a">Tomato soup</a></li><li><a href="/b">Pasta sauce</a></li></ul><div id="onetrust-pc-sdk"><div role="dialog">${purposes}</div></div></body></html>`,
+    );
+    const dialog = tree.blocks.find((block) => block.role === 'dialog') as Block;
+    for (const trusted of [true, false]) assert.equal(excludedBlocks(tree, subtreeMeasures(tree), trusted)[dialog.index], 1);
+  });
+
   it('sets aside a form asking for a name and an e-mail though it holds more than a quarter of the page, but not one that wraps the page', () => {
     const consent = `<p>${'I agree that the publisher may process my personal data for the subscription, as its policy states. '.repeat(4)}</p>`;
     const form = `<form class="box"><input name="name"><input type="email" name="email"><input type="hidden" name="token">${consent}</form>`;
