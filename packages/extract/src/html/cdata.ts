@@ -1,3 +1,5 @@
+import { indexOfMarker } from './pageSearch.js';
+
 const CDATA_START = '<![CDATA[';
 
 /**
@@ -9,5 +11,5 @@ const CDATA_START = '<![CDATA[';
  * as a browser reads it. Inside scripts and styles the marker is text either way.
  */
 export function cdataAsBrowsersRead(html: string): string {
-  return html.includes(CDATA_START) ? html.replaceAll(CDATA_START, '<?[CDATA[') : html;
+  return indexOfMarker(html, CDATA_START) >= 0 ? html.replaceAll(CDATA_START, '<?[CDATA[') : html;
 }
