@@ -29,6 +29,16 @@ describe('buildBlockTree', () => {
     for (const html of undeclared) assert.equal(buildBlockTree(html).discussion, false, html);
   });
 
+  it("lists the blocks microdata marks as a post's text, in document order", () => {
+    const tree = buildBlockTree(
+      '<div itemprop="articleBody"><p>first post</p></div><div itemprop="name">title</div><div itemprop="text commentText">reply</div>',
+    );
+    assert.deepEqual(
+      tree.postTexts.map((block) => block.items.filter((item) => typeof item === 'string').join('') || block.tag),
+      ['div', 'reply'],
+    );
+  });
+
   it('reads the attributes it keeps among others, first occurrence first, entities decoded', () => {
     const tree = buildBlockTree(
       '<div data-a="&amp;x" ID="Main" data-b=y class="Story &amp; more" class="ignored" title=t role="Main note"><a target=_blank href="#top">top</a><input data-x=1 type="SEARCH"><span style="display:none" STYLE="x">hidden</span>text</div>',

@@ -73,6 +73,12 @@ export interface BlockTree {
    * On such a page the replies are the content, not comments under it (`reader/names.ts`).
    */
   readonly discussion: boolean;
+  /**
+   * The blocks the page's microdata marks as a posting's text (`itemprop="text"` or `articleBody`),
+   * in document order: on a forum thread, the body of each post, as forum software marks them for
+   * search engines (`reader/declaredPosts.ts`).
+   */
+  readonly postTexts: readonly Block[];
 }
 
 /** How a block's path segment is spelled. */
@@ -150,6 +156,8 @@ const TYPED_INPUTS: ReadonlySet<string> = new Set(['text', 'email', 'search', 'p
 
 /** schema.org's type of a forum thread, in an `itemtype` URL or a JSON-LD `"@type"` (a string, or one in a list). */
 const DISCUSSION_ITEMTYPE = /schema\.org\/DiscussionForumPosting\b/i;
+/** schema.org's properties of a posting's or a comment's text, among an `itemprop`'s space-separated names. */
+const POST_TEXT_ITEMPROP = /(?:^|\s)(?:text|articleBody)(?:\s|$)/;
 const DISCUSSION_JSON_LD = /"@type"\s*:\s*\[?\s*"(?:https?:\/\/schema\.org\/)?DiscussionForumPosting"/;
 
 const REVEALED_WARNING = 'the page shows almost no text until its scripts run: read with its <noscript> content and hidden elements';
@@ -196,6 +204,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   let fragmentLinkDepth = 0;
   let shownChars = 0;
   let discussion = false;
+  const postTexts: Block[] = [];
   /** Inside a `<script type="application/ld+json">`, read for its `@type` though skipped as text. */
   let inJsonLd = false;
   /** The open `<head>` that started a skipped subtree, until it ends. */
@@ -311,6 +320,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
           return;
         }
         current = newBlock(tag, `${current.path}.${pathSegment(tag, attribs, pathMode)}`, current, parser.startIndex, hintOf(attribs), roleOf(attribs));
+        if (attribs.itemprop !== undefined && POST_TEXT_ITEMPROP.test(attribs.itemprop)) postTexts.push(current);
         element.opensBlock = true;
         depth++;
       },
@@ -374,11 +384,14 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   }
   // Blocks still open when the flat reading stopped the parser end with the page.
   for (let block: Block | null = current; block; block = block.parent) block.end = blocks.length;
-  return { tree: { root, blocks, warnings, pathMode, discussion }, shownChars };
+  return { tree: { root, blocks, warnings, pathMode, discussion, postTexts }, shownChars };
 }
 
-/** The attributes `parseBlockTree` reads: `hidden` and `style` (`isHiddenElement`), `type`, `href`, `id`, `class`, `role` and `itemtype` (`BlockTree.discussion`). */
-const READ_ATTRIBUTES: ReadonlySet<string> = new Set(['hidden', 'style', 'type', 'href', 'id', 'class', 'role', 'itemtype']);
+/**
+ * The attributes `parseBlockTree` reads: `hidden` and `style` (`isHiddenElement`), `type`, `href`,
+ * `id`, `class`, `role`, `itemtype` (`BlockTree.discussion`) and `itemprop` (`BlockTree.postTexts`).
+ */
+const READ_ATTRIBUTES: ReadonlySet<string> = new Set(['hidden', 'style', 'type', 'href', 'id', 'class', 'role', 'itemtype', 'itemprop']);
 /** The lengths of their names. */
 const READ_NAME_LENGTHS: ReadonlySet<number> = new Set([...READ_ATTRIBUTES].map((name) => name.length));
 

@@ -14,6 +14,7 @@ import { contentScores, LONG_PARAGRAPH_CHARS } from './scores.js';
 import { textLength } from './textLength.js';
 import { withoutSiteBoxes } from '../siteBoxes/siteBoxes.js';
 import { withoutTrailingPrompts } from './trailingPrompts.js';
+import { withDeclaredPosts } from './declaredPosts.js';
 
 /**
  * A reading with less text than this (`textLength`: non-space characters, about Readability's 500
@@ -170,10 +171,10 @@ function readArticle(tree: BlockTree, measures: SubtreeMeasures, rules: Rules, p
   const scores = contentScores(tree, measures, paragraphsOf(tree, measures, excluded), excluded, rules.byName);
   // Without a scored paragraph, the whole page is the article, and the cleaning decides.
   const body = tree.blocks[1] as Block;
-  const article = chooseArticle(tree, measures, scores) ?? { top: body, parts: [body] };
+  const parts = withDeclaredPosts(tree, chooseArticle(tree, measures, scores)?.parts ?? [body]);
   const dropped = excluded.slice();
-  if (rules.byName) cleanConditionally(tree, measures, article.parts, dropped, proseSections);
-  return articleLines(tree, article.parts, dropped);
+  if (rules.byName) cleanConditionally(tree, measures, parts, dropped, proseSections);
+  return articleLines(tree, parts, dropped);
 }
 
 function lengthOf(lines: readonly TextLine[], measure: (text: string) => number): number {
