@@ -21,14 +21,9 @@ const SIBLING_PARAGRAPH_CHARS = 80;
 const SIBLING_PARAGRAPH_LINK_DENSITY = 0.25;
 const ENDS_SENTENCE = /\.(?:\s|$)/;
 
-/** The article: its best container, and the blocks that make it up in document order (that container, the siblings that join it and its namesakes). */
-export interface ArticleParts {
-  readonly top: Block;
-  readonly parts: readonly Block[];
-}
-
 /**
- * Readability's choice of the article, on the block tree:
+ * The blocks that make up the article, in document order: its best container, the siblings that
+ * join it and its namesakes. Readability's choice of the article, on the block tree:
  * 1. The block with the highest content score; but when at least three of the next four come near
  *    it (three quarters of its score) and share an ancestor, that ancestor (an article that a
  *    banner or a page builder splits into several containers). Unlike Readability, that ancestor
@@ -46,14 +41,14 @@ export interface ArticleParts {
  *    sections of a page laid out in rows, the other answers of a thread.
  * Null when no block holds a scored paragraph.
  */
-export function chooseArticle(tree: BlockTree, measures: SubtreeMeasures, scores: ContentScores): ArticleParts | null {
+export function chooseArticle(tree: BlockTree, measures: SubtreeMeasures, scores: ContentScores): readonly Block[] | null {
   const scoreOf = (block: Block): number => scores.scores[block.index] as number;
   const pointsOf = (block: Block): number => scores.points[block.index] as number;
   const candidates = topCandidates(tree.blocks, scores);
   const best = candidates[0];
   if (!best) return null;
   const body = tree.blocks[1] as Block;
-  if (best.index <= body.index) return { top: body, parts: [body] };
+  if (best.index <= body.index) return [body];
 
   let top = sharedAncestorOfNearEquals(best, candidates.slice(1), scoreOf, body) ?? best;
   let lastScore = scoreOf(top);
@@ -71,7 +66,7 @@ export function chooseArticle(tree: BlockTree, measures: SubtreeMeasures, scores
   while (top.parent && top.parent.index > body.index && isOnlyChild(top, measures)) top = top.parent;
 
   const parent = top.parent;
-  if (!parent) return { top, parts: [top] };
+  if (!parent) return [top];
   const topScore = scoreOf(top);
   const threshold = Math.max(MIN_SIBLING_SCORE, topScore * SIBLING_SHARE);
   const topClass = classOf(top);
@@ -85,7 +80,7 @@ export function chooseArticle(tree: BlockTree, measures: SubtreeMeasures, scores
     const paragraph = asParagraph(item, insideClasses);
     if (item === top || joinsByScore || (paragraph && isProseParagraph(paragraph, measures))) parts.push(item);
   }
-  return { top, parts: withNamesakes(tree, parts, best, threshold, scoreOf, scores) };
+  return withNamesakes(tree, parts, best, threshold, scoreOf, scores);
 }
 
 /**

@@ -171,7 +171,7 @@ function readArticle(tree: BlockTree, measures: SubtreeMeasures, rules: Rules, p
   const scores = contentScores(tree, measures, paragraphsOf(tree, measures, excluded), excluded, rules.byName);
   // Without a scored paragraph, the whole page is the article, and the cleaning decides.
   const body = tree.blocks[1] as Block;
-  const parts = withDeclaredPosts(tree, chooseArticle(tree, measures, scores)?.parts ?? [body]);
+  const parts = withDeclaredPosts(tree, chooseArticle(tree, measures, scores) ?? [body]);
   const dropped = excluded.slice();
   if (rules.byName) cleanConditionally(tree, measures, parts, dropped, proseSections);
   return articleLines(tree, parts, dropped);
