@@ -5,16 +5,17 @@ import { extractReader } from './reader.js';
 const firstPost = 'I have a fifty gallon tank and want to keep it simple, so I am thinking of a fish only setup with live rock. '.repeat(4);
 const thread = (itemtype: string): string => `<html><body><nav><a href="/">Forums</a></nav><div class="thread" itemscope itemtype="${itemtype}">
   <article class="post first"><div class="post-body"><p class="name">Bagabaga</p><div itemprop="articleBody"><p>${firstPost}</p><p>What fish should I consider?</p></div></div></article>
-  <article class="reply"><p class="name">Dbroncos</p><div itemprop="text">A dwarf lion would be fine.</div></article>
+  <article class="reply"><p class="name">Dbroncos</p><div class="message-userExtras"><dl><dt>Joined</dt><dd>Mar 6, 2016</dd></dl></div><div itemprop="text">A dwarf lion would be fine.</div><div class="message-signature">Dulce et decorum est</div></article>
   <article class="reply"><p class="name">T Diddy</p><div itemprop="text">Look at the wrasses too.</div></article>
 </div><footer><p>Terms and rules</p></footer></body></html>`;
 
 describe('withDeclaredPosts', () => {
-  it('keeps the short replies of a page that declares a forum thread and marks its posts, with their headers', () => {
+  it("keeps the short replies of a page that declares a forum thread and marks its posts, with their headers, not the members' counters and signatures", () => {
     const text = extractReader(thread('https://schema.org/DiscussionForumPosting')).text;
     for (const line of ['What fish should I consider?', 'Dbroncos', 'A dwarf lion would be fine.', 'Look at the wrasses too.'])
       assert.ok(text.includes(line), line);
     assert.ok(!text.includes('Terms and rules'));
+    for (const furniture of ['Joined', 'Dulce et decorum est']) assert.ok(!text.includes(furniture), furniture);
   });
 
   it('leaves a page that declares no thread as the reader reads it', () => {

@@ -1,7 +1,7 @@
 import type { Block, BlockTree } from '../html/blockTree.js';
 import { isFormLike } from '../mainblock/boilerplate.js';
 import type { SubtreeMeasures } from './measures.js';
-import { chosenName, isCommentsName, isUnlikelyName } from './names.js';
+import { chosenName, isCommentsName, isPostFurnitureName, isUnlikelyName } from './names.js';
 import { teaserCards } from './teaserCards.js';
 
 /**
@@ -84,6 +84,8 @@ const GALLERY_CHARS_PER_IMAGE = 600;
  *   does, kept an article's comments whole on pages laid out in tables), except page wrappers (`WRAPPER_SHARE`,
  *   never a list), and except inside preformatted text, where syntax highlighters name their
  *   tokens (`hljs-comment`, `token comment`), as Readability spares code;
+ * - on a page that says it is a forum thread, what its posts carry besides the post: members'
+ *   titles, counters and signatures (`isPostFurnitureName`);
  * - rails of teaser cards, each a photo, a title and a link (`teaserCards`).
  * The root and BODY are never excluded.
  */
@@ -102,6 +104,7 @@ export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trust
       isFormLike(block, shareOfPage(block)) ||
       isEntryForm(block, measures, shareOfPage) ||
       namedUnlikely ||
+      isPostFurnitureName(tree, name) ||
       (trusted && isGallery(block, name, measures, shareOfPage)) ||
       isAside(block, shareOfPage) ||
       (isHidden(block) && shareOfPage(block) < WRAPPER_SHARE)
