@@ -196,6 +196,17 @@ describe('buildBlockTree', () => {
     assert.match(tree.warnings.join(' '), /NUL characters were replaced/);
   });
 
+  it('a character whose low byte is zero (U+0100, U+2000) is no NUL: kept, with no warning; a NUL beside one is replaced', () => {
+    const tree = buildBlockTree(`<p>${'text '.repeat(100)}</p><p>\u0100 \u2000b \u2019</p>`);
+    const text = blockLines(tree.root)
+      .lines.map((line) => line.text)
+      .join(' ');
+    assert.ok(text.includes('\u0100') && !text.includes('\ufffd'), text.slice(-40));
+    assert.deepEqual(tree.warnings, []);
+    const withNul = buildBlockTree(`<p>${'text '.repeat(100)}</p><p>\u0100 a\u0000b \u2019</p>`);
+    assert.match(withNul.warnings.join(' '), /NUL characters were replaced/);
+  });
+
   it('refines paths with stable id and class tokens when asked', () => {
     const tree = buildBlockTree('<div id="main" class="story col-12 body"><p>x</p></div>', { pathMode: 'tags+classes' });
     assert.ok(tree.blocks.some((block) => block.path === 'HTML.BODY.DIV#main[body story].P'));
