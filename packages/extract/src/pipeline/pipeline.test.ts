@@ -190,7 +190,7 @@ describe('pipeline', () => {
     );
   });
 
-  it("puts the standfirst the reader leaves out before the article's first line, and passes over a byline and a dateline", () => {
+  it("puts the standfirst and the byline the reader leaves out before the article's first line, and passes over a dateline", () => {
     // A sentence different on every page, of words without digits (a line of numbers is a dateline).
     const standfirstOf = (n: number) => uniqueParagraph(n * 10 + 5, 12).replace(/\d/g, (digit) => 'abcdefghij'.charAt(Number(digit)));
     const page = (n: number) =>
@@ -207,10 +207,10 @@ describe('pipeline', () => {
     const result = extract(heldOut);
     assert.ok(!readAlone(result), result.warnings.join('; '));
     assert.deepEqual(
-      result.blocks.slice(0, 3).map((block) => block.text),
-      [`Headline ${uniqueParagraph(990, 6)}`, standfirst, uniqueParagraph(991, 40)],
+      result.blocks.slice(0, 4).map((block) => block.text),
+      [`Headline ${uniqueParagraph(990, 6)}`, standfirst, 'By Reporter 99', uniqueParagraph(991, 40)],
     );
-    assert.ok(!/By Reporter|May 2012/.test(result.text), `byline and dateline left as the reader left them:\n${result.text}`);
+    assert.ok(!/May 2012/.test(result.text), `the dateline left as the reader left it:\n${result.text}`);
   });
 
   it("takes no standfirst from above the headline the page's title names: a sign-up bar there is the site's", () => {
@@ -235,8 +235,8 @@ describe('pipeline', () => {
     assert.ok(!readAlone(result), result.warnings.join('; '));
     assert.ok(!result.text.includes(sentence(995)), `the bar above the headline stays out:\n${result.text}`);
     assert.deepEqual(
-      result.blocks.slice(0, 2).map((block) => block.text),
-      [headlineOf(99), uniqueParagraph(991, 40)],
+      result.blocks.slice(0, 3).map((block) => block.text),
+      [headlineOf(99), 'by Reporter 99 on 100 May 2012 at 10:109', uniqueParagraph(991, 40)],
     );
   });
 
@@ -261,7 +261,7 @@ describe('pipeline', () => {
     assert.equal(untitled.blocks[0]?.text, story[0], 'a title naming only the site names no headline');
   });
 
-  it("puts the standfirst of the titled headline's own header under it, and passes over the header's byline", () => {
+  it("puts the standfirst and the byline of the titled headline's own header under it, and passes over its dateline", () => {
     const headline = 'Harbour festival opens the new railway bridge';
     const standfirst = 'The mayor cut the ribbon before a crowd of farmers, teachers and school children';
     const story = [1, 2, 3, 4].map((i) => uniqueParagraph(600 + i, 40));
@@ -269,13 +269,13 @@ describe('pipeline', () => {
       .replace('<title>Site</title>', `<title>${headline} | The Daily Example</title>`)
       .replace(
         '<div class="main">',
-        `<header class="story-head"><h1>${headline}</h1><p class="dek">${standfirst}</p><p class="byline">By the river desk, 12 May 2012 10:15</p></header><div class="main">`,
+        `<header class="story-head"><h1>${headline}</h1><p class="dek">${standfirst}</p><p class="byline">By the river desk</p><p class="date">12 May 2012 10:15</p></header><div class="main">`,
       );
     const read = pipeline.compile(preparePipeline([]).template);
     const result = read(html);
     assert.deepEqual(
-      result.blocks.slice(0, 3).map((block) => block.text),
-      [headline, standfirst, story[0]],
+      result.blocks.slice(0, 4).map((block) => block.text),
+      [headline, standfirst, 'By the river desk', story[0]],
     );
     assert.ok(!extractReader(html).text.includes(standfirst), 'the reader leaves the standfirst out');
   });

@@ -15,6 +15,7 @@ import { isRepeatedLine, pageLineKeys, repeatedLineKeys } from './repeatedLines.
 import { pageLines, type TextLine } from '../html/blockLines.js';
 import { fromTitledHeadline, HEADLINE_PATH, headerStandfirst, titledHeadline, titleNaming } from './titledHeadline.js';
 import { trimLetterlessEdges } from './articleEdges.js';
+import { isByline } from './byline.js';
 import { withoutSiteBoxes } from '../siteBoxes/siteBoxes.js';
 import { withoutBreadcrumbs } from './breadcrumbHeading.js';
 import { RUN, WordRuns } from './wordRuns.js';
@@ -488,13 +489,13 @@ const HEADER_LINES = 3;
 const STANDFIRST_WORDS = 8;
 
 /**
- * The article's standfirst: the template's sentences among its few lines right above the first line
- * both readings hold, up to its headline and never above the page's (`aboveTitledHeadline`), that
- * the reader left out and the site does not repeat (issue 38: an article's edges).
- * The reader drops a standfirst as too short to be prose, and it sits where the template knows the
- * article's header to be, changing from page to page. Bylines and datelines are passed over: the
- * datasets' gold keeps them on some sites and not on others, and a line with many numbers (a date,
- * a weather box) is no sentence. Figures: docs/evaluation.md.
+ * The article's standfirst and byline: the template's sentences and bylines (`isByline`) among its
+ * few lines right above the first line both readings hold, up to its headline and never above the
+ * page's (`aboveTitledHeadline`), that the reader left out and the site does not repeat (issue 38:
+ * an article's edges). The reader drops them as too short to be prose, and they sit where the
+ * template knows the article's header to be, changing from page to page. Datelines are passed
+ * over: the datasets' gold keeps them on some sites and not on others, and a line with many
+ * numbers (a date, a weather box) is no sentence. Figures: docs/evaluation.md, docs/design.md.
  */
 function standfirst(
   templated: readonly ExtractedBlock[],
@@ -509,7 +510,7 @@ function standfirst(
     const line = templated[i] as ExtractedBlock;
     const words = templateLines[i] as string[];
     if (HEADING_PATH.test(line.path) || held(i) || aboveHeadline(line)) break;
-    if (isSentence(words) && !isRepeatedLine(line, repeatedLines, words)) lines.unshift(line);
+    if ((isSentence(words) || isByline(line.text)) && !isRepeatedLine(line, repeatedLines, words)) lines.unshift(line);
   }
   return lines;
 }
