@@ -482,7 +482,7 @@ function heldByReader(
   };
 }
 
-/** How many of the template's lines right above the article's first shared line may hold its standfirst (a byline or dateline often sits between). */
+/** How many of the template's lines right above the article's first shared line may hold its standfirst and byline (a dateline often sits between). */
 const HEADER_LINES = 3;
 
 /** Words from which a header line reads as a sentence (a standfirst), not a byline, a label or a section's name. */

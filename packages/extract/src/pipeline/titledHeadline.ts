@@ -86,9 +86,10 @@ const HEADER_ELEMENT = /\.(HEADER|HGROUP)(?=\.)/g;
  * The standfirst and byline under a headline the page's `<title>` names, when the page marks the
  * headline's header (`<header>`, `<hgroup>`): the header's sentences after the headline
  * (`STANDFIRST_WORDS` words or more, under a quarter of them with digits: a dateline is passed
- * over, as the template's standfirst passes it over) and its bylines (`isByline`), that the text lacks and the site does not repeat
- * (issue 38: the article's edges). A page read alone has no template to find the standfirst with,
- * and the reader drops it as too short to be prose. Figures: docs/design.md.
+ * over, as the template's standfirst passes it over) and its bylines (`isByline`), that the text
+ * lacks and the site does not repeat (issue 38: the article's edges). A page read alone has no
+ * template to find them with, and the reader drops them as too short to be prose. Figures:
+ * docs/design.md.
  */
 export function headerStandfirst(
   tree: BlockTree,
