@@ -53,6 +53,15 @@ describe('explainExtraction: every line of a page, kept or dropped, and the rule
     );
   });
 
+  test('a byline under the headline that both readings left out is kept, and says why', () => {
+    const withByline = sitePage(
+      `<h1>Headline ${uniqueParagraph(910, 4)}</h1><p class="byline">By <a href="/authors/ada">Ada Finch</a></p><p>${uniqueParagraph(911)}</p><p>${uniqueParagraph(912)}</p>`,
+    );
+    const byline = explain(withByline).lines.find((line) => line.text === 'By Ada Finch');
+    assert.deepEqual([byline?.kept, byline?.rule], [true, 'byline-under-headline']);
+    assert.match(byline?.reason ?? '', /byline the page shows under the headline/);
+  });
+
   test('a page of another design is read alone, and its lines say so', () => {
     const other = `<html><head><title>Tides</title></head><body><table>${Array.from(
       { length: 12 },

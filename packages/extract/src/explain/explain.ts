@@ -11,6 +11,7 @@ export type LineRule =
   | 'headline-template'
   | 'headline-title'
   | 'standfirst-template'
+  | 'byline-under-headline'
   | 'read-alone'
   | 'template-only'
   | 'method'
@@ -102,6 +103,9 @@ export function explainExtraction(html: string, extract: PageExtractor): Explana
       case 'standfirst':
         keptRules.set(key(decision.line), 'standfirst-template');
         break;
+      case 'byline':
+        keptRules.set(key(decision.line), 'byline-under-headline');
+        break;
       case 'unjudged':
         if (!keptRules.has(key(decision.line))) keptRules.set(key(decision.line), 'reader-unjudged');
         break;
@@ -130,6 +134,8 @@ export function explainExtraction(html: string, extract: PageExtractor): Explana
         return "the page's headline: the line before the text that its <title> names";
       case 'standfirst-template':
         return "the template's standfirst, a sentence above the article's first line that the single-page reading left out";
+      case 'byline-under-headline':
+        return 'the byline the page shows under the headline, which both readings left out';
       case 'reader-unjudged':
         return "the single-page reading's, at a path the template cannot judge (the layout's pages do not usually have it, or it is prose where the template never compared)";
       case 'read-alone':

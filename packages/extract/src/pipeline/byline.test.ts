@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isByline } from './byline.js';
+import { pageLines } from '../html/blockLines.js';
+import { buildBlockTree } from '../html/blockTree.js';
+import { isByline, withBylineUnderHeadline } from './byline.js';
 
 describe('isByline', () => {
   it('reads "By …", "Posted by …", "Post written by …" and an "Author:" label as bylines, in any case', () => {
@@ -25,5 +27,36 @@ describe('isByline', () => {
     ]) {
       assert.ok(!isByline(line), line);
     }
+  });
+});
+
+describe('withBylineUnderHeadline', () => {
+  const story = 'The council met on Tuesday and voted to reopen the old harbour bridge to traffic.';
+  const page = (header: string) => buildBlockTree(`<h1>Harbour bridge reopens</h1>${header}<div class="story"><p>${story}</p></div>`);
+  const textOf = (tree: ReturnType<typeof buildBlockTree>, ...texts: string[]) => pageLines(tree).filter((line) => texts.includes(line.text));
+  const isH1 = (line: { path: string }) => line.path.endsWith('.H1');
+
+  it("puts the page's byline under the headline, after the standfirst the text holds, and passes over a dateline", () => {
+    const standfirst = 'The mayor cut the ribbon before a crowd of farmers and school children';
+    const tree = page(`<p class="dek">${standfirst}</p><p class="byline">By <a href="/authors/jo">Jo Smith</a></p><p>12 May 2012</p>`);
+    const text = textOf(tree, 'Harbour bridge reopens', standfirst, story);
+    assert.deepEqual(
+      withBylineUnderHeadline(tree, text, isH1).map((line) => line.text),
+      ['Harbour bridge reopens', standfirst, 'By Jo Smith', story],
+    );
+  });
+
+  it('leaves the text as it is without a headline first, with a byline the site repeats, or with none under the headline', () => {
+    const tree = page('<p class="byline">By Jo Smith</p>');
+    const text = textOf(tree, 'Harbour bridge reopens', story);
+    assert.deepEqual(withBylineUnderHeadline(tree, text.slice(1), isH1), text.slice(1), 'no headline first');
+    assert.equal(
+      withBylineUnderHeadline(tree, text, isH1, (line) => line.text === 'By Jo Smith'),
+      text,
+      "the site's line",
+    );
+    const far = page('<ul><li>Share</li><li>Print</li><li>Email</li><li>Comments</li></ul><p>By Jo Smith</p>');
+    const farText = textOf(far, 'Harbour bridge reopens', story);
+    assert.equal(withBylineUnderHeadline(far, farText, isH1), farText, 'more than four lines under the headline');
   });
 });

@@ -1,3 +1,7 @@
+import { pageLines, type TextLine } from '../html/blockLines.js';
+import type { BlockTree } from '../html/blockTree.js';
+import type { ExtractedBlock } from '../result/result.js';
+
 /** A byline is a short line: more words than this is a sentence that starts with "By". */
 const BYLINE_WORDS = 20;
 
@@ -5,14 +9,47 @@ const BYLINE_WORDS = 20;
 const BYLINE = /^(?:(?:posted|written|post written|reported)\s+)?by\s+\p{L}|\bauthor\s*:\s*\p{L}/iu;
 
 /**
- * Whether a line of the article's header is its byline, which joins the text with the standfirst
- * (issue 38: the article's edges). A reader searches an author's name, and a phrase from the
- * headline into the first paragraph crosses it. English forms only: "Autor:" brought rp.pl's and
- * goodcontents.net's bylines in, which daniel's gold keeps on 3 pages of 10 (k-fold `pipeline` lcs
- * F1 daniel -0.00007, against -0.00001 without). Datelines stay out: dragnet's gold keeps them,
- * daniel's and cleanportaleval's do not (with them, daniel -0.0050 and cleanportaleval -0.0045).
- * Figures: docs/design.md.
+ * Whether a line of the article's header is its byline (issue 38: the article's edges): a reader
+ * searches an author's name, and a phrase from the headline into the first paragraph crosses it.
+ * English forms only: "Autor:" as well brought rp.pl's and goodcontents.net's bylines in, which
+ * daniel's gold mostly leaves out (k-fold `pipeline` lcs F1 daniel -0.00004). Datelines stay out:
+ * dragnet's gold keeps them, daniel's and cleanportaleval's do not (a line of 20 words or fewer
+ * holding a date as well: dragnet +0.0005, daniel -0.0053, cleanportaleval -0.0046). Figures:
+ * docs/design.md.
  */
 export function isByline(text: string): boolean {
   return BYLINE.test(text) && text.split(/\s+/).filter(Boolean).length <= BYLINE_WORDS;
+}
+
+/** How many of the page's lines under the headline may hold its byline (a standfirst, a dateline, a share bar sit between). */
+const UNDER_HEADLINE_LINES = 4;
+
+/**
+ * The text with the byline the page shows under its headline, when the text starts with that
+ * headline and lacks it: among the page's rendered lines right after the headline
+ * (`UNDER_HEADLINE_LINES`), those that read as a byline and that the site does not repeat, each
+ * after the text's lines above it (a standfirst). A byline is often a link to the author's page,
+ * which the template drops as link text, or sits outside the template's region; the reader drops
+ * it as too short to be prose. Figures: docs/design.md.
+ */
+export function withBylineUnderHeadline(
+  tree: BlockTree,
+  text: readonly ExtractedBlock[],
+  isHeadline: (line: ExtractedBlock) => boolean,
+  isSiteLine: (line: TextLine) => boolean = () => false,
+): readonly ExtractedBlock[] {
+  const headline = text[0];
+  if (!headline || !isHeadline(headline)) return text;
+  const lines = pageLines(tree);
+  const at = lines.findIndex((line) => line.path === headline.path && line.text === headline.text);
+  if (at < 0) return text;
+  const withBylines = [...text];
+  let next = 1;
+  for (let i = at + 1; i < Math.min(lines.length, at + 1 + UNDER_HEADLINE_LINES); i++) {
+    const line = lines[i] as TextLine;
+    const inText = withBylines[next];
+    if (inText && line.path === inText.path && line.text === inText.text) next++;
+    else if (isByline(line.text) && !isSiteLine(line) && !text.some((block) => block.text.includes(line.text))) withBylines.splice(next++, 0, line);
+  }
+  return withBylines.length === text.length ? text : withBylines;
 }

@@ -15,7 +15,7 @@ import { isRepeatedLine, pageLineKeys, repeatedLineKeys } from './repeatedLines.
 import { pageLines, type TextLine } from '../html/blockLines.js';
 import { fromTitledHeadline, HEADLINE_PATH, headerStandfirst, titledHeadline, titleNaming } from './titledHeadline.js';
 import { trimLetterlessEdges } from './articleEdges.js';
-import { isByline } from './byline.js';
+import { withBylineUnderHeadline } from './byline.js';
 import { withoutSiteBoxes } from '../siteBoxes/siteBoxes.js';
 import { withoutBreadcrumbs } from './breadcrumbHeading.js';
 import { RUN, WordRuns } from './wordRuns.js';
@@ -160,7 +160,8 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  *   page's `<title>` names it (`titledHeadline`), unless the layout's pages repeat that line (the
  *   site's name), with the standfirst of its own `<header>` (`headerStandfirst`); a heading written
  *   as a breadcrumb keeps only its last part (`withoutBreadcrumbs`); lines without a letter at the
- *   text's edges (counters, separators) go (`trimLetterlessEdges`).
+ *   text's edges (counters, separators) go (`trimLetterlessEdges`); the byline the page shows under
+ *   the headline comes after it (`withBylineUnderHeadline`).
  * On the k-fold runs of the shared datasets (sites with 10+ pages), where the two readings shared
  * little, the template's reading was right more often than not when it was mostly inside the
  * reader's (the reader had taken comments or a listing along): hence agreement in either
@@ -219,7 +220,9 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
     const underHeading = heading ? headerStandfirst(tree, heading, result.blocks, isSiteLine) : [];
     if (recorder) for (const line of underHeading) recorder.record({ kind: 'standfirst', line });
     const blocks = heading ? [heading, ...underHeading, ...result.blocks] : result.blocks;
-    const edged = trimLetterlessEdges(withoutSiteBoxes(fromTitledHeadline(title, withoutBreadcrumbs(blocks) ?? blocks)));
+    const trimmed = trimLetterlessEdges(withoutSiteBoxes(fromTitledHeadline(title, withoutBreadcrumbs(blocks) ?? blocks)));
+    const edged = withBylineUnderHeadline(tree, trimmed, (line) => line === heading || HEADLINE_PATH.test(line.path), isSiteLine);
+    if (recorder && edged !== trimmed) for (const line of edged) if (!trimmed.includes(line)) recorder.record({ kind: 'byline', line });
     return edged === result.blocks ? result : { ...result, ...resultOf('pipeline', [...edged], result.warnings) };
   };
 }
@@ -482,20 +485,21 @@ function heldByReader(
   };
 }
 
-/** How many of the template's lines right above the article's first shared line may hold its standfirst and byline (a dateline often sits between). */
+/** How many of the template's lines right above the article's first shared line may hold its standfirst (a byline or dateline often sits between). */
 const HEADER_LINES = 3;
 
 /** Words from which a header line reads as a sentence (a standfirst), not a byline, a label or a section's name. */
 const STANDFIRST_WORDS = 8;
 
 /**
- * The article's standfirst and byline: the template's sentences and bylines (`isByline`) among its
- * few lines right above the first line both readings hold, up to its headline and never above the
- * page's (`aboveTitledHeadline`), that the reader left out and the site does not repeat (issue 38:
- * an article's edges). The reader drops them as too short to be prose, and they sit where the
- * template knows the article's header to be, changing from page to page. Datelines are passed
- * over: the datasets' gold keeps them on some sites and not on others, and a line with many
- * numbers (a date, a weather box) is no sentence. Figures: docs/evaluation.md, docs/design.md.
+ * The article's standfirst: the template's sentences among its few lines right above the first line
+ * both readings hold, up to its headline and never above the page's (`aboveTitledHeadline`), that
+ * the reader left out and the site does not repeat (issue 38: an article's edges).
+ * The reader drops a standfirst as too short to be prose, and it sits where the template knows the
+ * article's header to be, changing from page to page. Datelines are passed over: the datasets'
+ * gold keeps them on some sites and not on others, and a line with many numbers (a date, a weather
+ * box) is no sentence. Bylines come from the page's lines under the headline, where the template
+ * often has none (`withBylineUnderHeadline`). Figures: docs/evaluation.md.
  */
 function standfirst(
   templated: readonly ExtractedBlock[],
@@ -510,7 +514,7 @@ function standfirst(
     const line = templated[i] as ExtractedBlock;
     const words = templateLines[i] as string[];
     if (HEADING_PATH.test(line.path) || held(i) || aboveHeadline(line)) break;
-    if ((isSentence(words) || isByline(line.text)) && !isRepeatedLine(line, repeatedLines, words)) lines.unshift(line);
+    if (isSentence(words) && !isRepeatedLine(line, repeatedLines, words)) lines.unshift(line);
   }
   return lines;
 }

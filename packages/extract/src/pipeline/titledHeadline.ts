@@ -2,7 +2,6 @@ import { pageLines, type TextLine } from '../html/blockLines.js';
 import type { BlockTree } from '../html/blockTree.js';
 import { terms } from '../ce/features.js';
 import type { ExtractedBlock } from '../result/result.js';
-import { isByline } from './byline.js';
 
 /** How many rendered lines before the text's first line may hold its headline (dates, bylines and share bars sit between). */
 const LINES_BEFORE = 12;
@@ -83,13 +82,12 @@ const STANDFIRST_WORDS = 8;
 const HEADER_ELEMENT = /\.(HEADER|HGROUP)(?=\.)/g;
 
 /**
- * The standfirst and byline under a headline the page's `<title>` names, when the page marks the
- * headline's header (`<header>`, `<hgroup>`): the header's sentences after the headline
- * (`STANDFIRST_WORDS` words or more, under a quarter of them with digits: a dateline is passed
- * over, as the template's standfirst passes it over) and its bylines (`isByline`), that the text
- * lacks and the site does not repeat (issue 38: the article's edges). A page read alone has no
- * template to find them with, and the reader drops them as too short to be prose. Figures:
- * docs/design.md.
+ * The standfirst under a headline the page's `<title>` names, when the page marks the headline's
+ * header (`<header>`, `<hgroup>`): the header's sentences after the headline (`STANDFIRST_WORDS`
+ * words or more, under a quarter of them with digits: a dateline is passed over, as the
+ * template's standfirst passes it over, and a byline is `withBylineUnderHeadline`'s), that the
+ * text lacks and the site does not repeat (issue 38: the article's edges). A page read alone has no template to find the standfirst with,
+ * and the reader drops it as too short to be prose. Figures: docs/design.md.
  */
 export function headerStandfirst(
   tree: BlockTree,
@@ -108,7 +106,7 @@ export function headerStandfirst(
     const line = lines[i] as TextLine;
     const words = terms(line.text);
     const sentence = words.length >= STANDFIRST_WORDS && words.filter((word) => /\d/.test(word)).length < words.length / 4;
-    if ((sentence || isByline(line.text)) && !isSiteLine(line) && !text.some((block) => block.text.includes(line.text))) found.push(line);
+    if (sentence && !isSiteLine(line) && !text.some((block) => block.text.includes(line.text))) found.push(line);
   }
   return found;
 }

@@ -37,6 +37,8 @@ export type Decision =
   | { kind: 'headline'; line: Line; source: 'template' | 'title' }
   /** The template's standfirst, which the single-page reading left out: put before the article's first line. */
   | { kind: 'standfirst'; line: Line }
+  /** The byline the page shows under the headline, which both readings left out: put after the headline. */
+  | { kind: 'byline'; line: Line }
   /** The self-check read the page alone (the reader's reading is the text), and why. */
   | { kind: 'read-alone'; why: string }
   /** The reader found nothing of the page's own: the template's reading is the text. */
