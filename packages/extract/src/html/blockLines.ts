@@ -7,6 +7,11 @@ export interface TextLine {
   text: string;
 }
 
+/** Whether two lines are the same line of the page: the same text from the same block path. */
+export function isSameLine(a: TextLine, b: TextLine): boolean {
+  return a.path === b.path && a.text === b.text;
+}
+
 /** What `blockLines` read: the lines, and the structural counts of every block it kept. */
 export interface BlockLines {
   lines: TextLine[];

@@ -1,4 +1,5 @@
-import { pageLines, type TextLine } from '../html/blockLines.js';
+import { isSameLine, pageLines, type TextLine } from '../html/blockLines.js';
+import { wordCount } from '../ce/features.js';
 import type { BlockTree } from '../html/blockTree.js';
 import type { ExtractedBlock } from '../result/result.js';
 
@@ -18,7 +19,7 @@ const BYLINE = /^(?:(?:posted|written|post written|reported)\s+)?by\s+\p{L}|\bau
  * docs/design.md.
  */
 export function isByline(text: string): boolean {
-  return BYLINE.test(text) && text.split(/\s+/).filter(Boolean).length <= BYLINE_WORDS;
+  return BYLINE.test(text) && wordCount(text) <= BYLINE_WORDS;
 }
 
 /** How many of the page's lines under the headline may hold its byline (a standfirst, a dateline, a share bar sit between). */
@@ -41,14 +42,14 @@ export function withBylineUnderHeadline(
   const headline = text[0];
   if (!headline || !isHeadline(headline)) return text;
   const lines = pageLines(tree);
-  const at = lines.findIndex((line) => line.path === headline.path && line.text === headline.text);
+  const at = lines.findIndex((line) => isSameLine(line, headline));
   if (at < 0) return text;
   const withBylines = [...text];
   let next = 1;
   for (let i = at + 1; i < Math.min(lines.length, at + 1 + UNDER_HEADLINE_LINES); i++) {
     const line = lines[i] as TextLine;
     const inText = withBylines[next];
-    if (inText && line.path === inText.path && line.text === inText.text) next++;
+    if (inText && isSameLine(line, inText)) next++;
     else if (isByline(line.text) && !isSiteLine(line) && !text.some((block) => block.text.includes(line.text))) withBylines.splice(next++, 0, line);
   }
   return withBylines.length === text.length ? text : withBylines;

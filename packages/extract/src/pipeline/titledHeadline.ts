@@ -1,4 +1,4 @@
-import { pageLines, type TextLine } from '../html/blockLines.js';
+import { isSameLine, pageLines, type TextLine } from '../html/blockLines.js';
 import type { BlockTree } from '../html/blockTree.js';
 import { terms } from '../ce/features.js';
 import type { ExtractedBlock } from '../result/result.js';
@@ -99,7 +99,7 @@ export function headerStandfirst(
   if (!header) return [];
   const prefix = `${heading.path.slice(0, (header.index ?? 0) + header[0].length)}.`;
   const lines = pageLines(tree);
-  const at = lines.findIndex((line) => line.path === heading.path && line.text === heading.text);
+  const at = lines.findIndex((line) => isSameLine(line, heading));
   if (at < 0) return [];
   const found: ExtractedBlock[] = [];
   for (let i = at + 1; i < lines.length && (lines[i] as TextLine).path.startsWith(prefix); i++) {
