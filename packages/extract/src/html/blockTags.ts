@@ -66,6 +66,9 @@ export const INLINE_BLOCK_TAGS: ReadonlySet<string> = new Set(['span']);
 /**
  * Elements whose content is never visible text: code, styling, embedded documents, the document
  * head (and its void elements, which pages also put in the body), select lists and text areas.
+ * Not `<object>`: its children are the fallback a browser shows when it cannot play the object,
+ * as every browser now does for the Flash players of older pages, and a video's caption often sits
+ * there (cleanportaleval: k-fold `pipeline` lcs F1 0.9422 -> 0.9547).
  * Both DOMs skip their subtrees: the block tree (`SKIPPED_TAGS`) and the single-page methods'
  * (`dom.ts`, WLR's notValid set).
  */
@@ -81,7 +84,6 @@ export const NOT_TEXT_TAGS: ReadonlySet<string> = new Set([
   'svg',
   'math',
   'iframe',
-  'object',
   'embed',
   'canvas',
   'select',

@@ -110,6 +110,16 @@ describe('buildBlockTree', () => {
     assert.equal(tree.blocks.find((block) => block.tag === 'div')?.scripts, 1);
   });
 
+  it("reads an <object>'s fallback content, which browsers show now that plugins are gone", () => {
+    const video =
+      '<object data="/player.swf" type="application/x-shockwave-flash"><param name="movie" value="/player.swf">' +
+      '<div><p>The senator answers questions on the budget.</p></div></object>';
+    assert.deepEqual(texts(`<body><p>Before.</p>${video}<iframe src="/ad">frame text</iframe></body>`), [
+      'Before.',
+      'The senator answers questions on the budget.',
+    ]);
+  });
+
   it('counts links, images and link text of a block', () => {
     const tree = buildBlockTree('<div><a href="/x">link</a> text <img src="a.png"></div>');
     const div = tree.blocks.find((block) => block.tag === 'div') as Block;
