@@ -55,8 +55,17 @@ describe('withBylineUnderHeadline', () => {
       text,
       "the site's line",
     );
-    const far = page('<ul><li>Share</li><li>Print</li><li>Email</li><li>Comments</li></ul><p>By Jo Smith</p>');
+    const far = page('<ul><li>Share this story</li><li>Print this page</li><li>Email a friend</li><li>Read the comments</li></ul><p>By Jo Smith</p>');
     const farText = textOf(far, 'Harbour bridge reopens', story);
     assert.equal(withBylineUnderHeadline(far, farText, isH1), farText, 'more than four lines under the headline');
+  });
+
+  it("passes over a toolbar's lines of one or two words to the byline under them", () => {
+    const tree = page('<ul><li>Text Size</li><li>Print</li><li>E-mail</li><li>Reprints</li><li>Share</li></ul><p>By Jo Smith</p>');
+    const text = textOf(tree, 'Harbour bridge reopens', story);
+    assert.deepEqual(
+      withBylineUnderHeadline(tree, text, isH1).map((line) => line.text),
+      ['Harbour bridge reopens', 'By Jo Smith', story],
+    );
   });
 });

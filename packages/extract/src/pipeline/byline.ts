@@ -24,14 +24,17 @@ export function isByline(text: string): boolean {
 
 /** How many of the page's lines under the headline may hold its byline (a standfirst, a dateline, a share bar sit between). */
 const UNDER_HEADLINE_LINES = 4;
+/** Lines of this many words or fewer ("Print", "E-mail", "Text Size") are a toolbar's and do not count among them. */
+const TOOL_WORDS = 2;
 
 /**
  * The text with the byline the page shows under its headline, when the text starts with that
  * headline and lacks it: among the page's rendered lines right after the headline
- * (`UNDER_HEADLINE_LINES`), those that read as a byline and that the site does not repeat, each
- * after the text's lines above it (a standfirst). A byline is often a link to the author's page,
- * which the template drops as link text, or sits outside the template's region; the reader drops
- * it as too short to be prose. Figures: docs/design.md.
+ * (`UNDER_HEADLINE_LINES`, a toolbar's short lines not counted: washingtonpost.com puts "Text
+ * Size", "Print", "E-mail", "Reprints" above its bylines), those that read as a byline and that
+ * the site does not repeat, each after the text's lines above it (a standfirst). A byline is often
+ * a link to the author's page, which the template drops as link text, or sits outside the
+ * template's region; the reader drops it as too short to be prose. Figures: docs/design.md.
  */
 export function withBylineUnderHeadline(
   tree: BlockTree,
@@ -46,8 +49,10 @@ export function withBylineUnderHeadline(
   if (at < 0) return text;
   const withBylines = [...text];
   let next = 1;
-  for (let i = at + 1; i < Math.min(lines.length, at + 1 + UNDER_HEADLINE_LINES); i++) {
+  let counted = 0;
+  for (let i = at + 1; i < lines.length && counted < UNDER_HEADLINE_LINES; i++) {
     const line = lines[i] as TextLine;
+    if (wordCount(line.text) > TOOL_WORDS) counted++;
     const inText = withBylines[next];
     if (inText && isSameLine(line, inText)) next++;
     else if (isByline(line.text) && !isSiteLine(line) && !text.some((block) => block.text.includes(line.text))) withBylines.splice(next++, 0, line);
