@@ -151,6 +151,22 @@ describe('pipeline', () => {
     assertKeeps(result.text, [uniqueParagraph(991, 35), uniqueParagraph(993, 35), ...continuation], 'both parts');
   });
 
+  it("keeps an article's continuation written right inside a sibling block, without paragraphs", () => {
+    // TypePad's "continue reading" part holds its text without a <p>: a path one level above the
+    // article's paragraphs, which the template knows from the text its sample pages' bodies hold bare.
+    const paragraphs = (seed: number, count: number) => Array.from({ length: count }, (_, i) => `<p>${uniqueParagraph(seed + i + 1, 35)}</p>`).join('');
+    const page = (n: number, more: boolean) =>
+      sitePage(
+        `<h1>Headline ${uniqueParagraph(n * 10, 5)}</h1><div class="entry"><div class="entry-body">${uniqueParagraph(n * 10 + 8, 30)}${paragraphs(n * 10, 3)}</div>${more ? `<a id="more"></a><div class="entry-more">${uniqueParagraph(n * 10 + 5, 40)}</div>` : ''}</div>`,
+      );
+    const samples = Array.from({ length: 12 }, (_, n) => page(n, n === 3));
+    const heldOut = page(99, true);
+    const continuation = uniqueParagraph(995, 40);
+    const result = preparedExtractor(pipeline, samples)(heldOut);
+    assert.ok(!readAlone(result), result.warnings.join('; '));
+    assertKeeps(result.text, [uniqueParagraph(991, 35), uniqueParagraph(993, 35), continuation], 'both parts');
+  });
+
   it('puts a headline and the standfirst under it first, when the reader sets both aside', () => {
     const page = (n: number) =>
       sitePage(

@@ -301,7 +301,9 @@ function selfCheck(
  *   article's bulleted points or its second section. The same holds at a path where the confirmed lines
  *   of the article sit: what continues after an interruption at the article's own depth (a blog's
  *   "continue reading" block beside the post's first part, the article's second page block) is
- *   the same article, which the template cuts where its sample pages' main region ended. The article's path is
+ *   the same article, which the template cuts where its sample pages' main region ended; so is
+ *   prose right inside a block at the depth of the article's container (TypePad's "continue
+ *   reading" part, `div.entry-more`, holds its text without a paragraph). The article's path is
  *   the one whose confirmed lines hold the most words (`mostWordsPath`): any confirmed line's path
  *   let a list of teasers back in once the template had confirmed one of them. Any line there, not
  *   only prose, also took datelines, bylines and "Related:" links along.
@@ -327,10 +329,13 @@ function agreement(
   const sameLine = (j: number): boolean => confirmed[j] === true && single.blocks[j]?.path === articlePath;
   const sandwiched = (i: number): boolean => sameLine(i - 1) && sameLine(i + 1);
   const articlePath = mostWordsPath(single.blocks, readerLines, confirmed);
+  const articleContainer = articlePath?.slice(0, articlePath.lastIndexOf('.'));
   const ownChoice = (block: ExtractedBlock, i: number): boolean =>
     !layout.signature.has(block.path) ||
     (block.path === articlePath && sandwiched(i) && SENTENCE_END.test(block.text)) ||
-    (i > articleStart && (readerLines[i] as string[]).length >= PROSE_WORDS && (block.path === articlePath || !layout.contentPaths.has(block.path)));
+    (i > articleStart &&
+      (readerLines[i] as string[]).length >= PROSE_WORDS &&
+      (block.path === articlePath || block.path === articleContainer || !layout.contentPaths.has(block.path)));
   const anchors = single.blocks.map((block, i) => confirmed[i] === true || ownChoice(block, i));
   const continued = continuedLines(single.blocks, readerLines, anchors, articlePath);
   const unjudged = (block: ExtractedBlock, i: number): boolean => ownChoice(block, i) || continued.has(i);
