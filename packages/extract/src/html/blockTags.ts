@@ -68,7 +68,8 @@ export const INLINE_BLOCK_TAGS: ReadonlySet<string> = new Set(['span']);
  * head (and its void elements, which pages also put in the body), select lists and text areas.
  * Not `<object>`: its children are the fallback a browser shows when it cannot play the object,
  * as every browser now does for the Flash players of older pages, and a video's caption often sits
- * there (cleanportaleval: k-fold `pipeline` lcs F1 0.9422 -> 0.9547).
+ * there (cleanportaleval: k-fold `pipeline` lcs F1 0.9422 -> 0.9547); an object the browser
+ * displays itself is skipped (`isDisplayedObject`).
  * Both DOMs skip their subtrees: the block tree (`SKIPPED_TAGS`) and the single-page methods'
  * (`dom.ts`, WLR's notValid set).
  */

@@ -118,6 +118,9 @@ describe('buildBlockTree', () => {
       'Before.',
       'The senator answers questions on the budget.',
     ]);
+    const displayed =
+      '<object data="/report.pdf" type="application/pdf"><p>Download the report.</p></object><object data="/chart.svg"><p>A chart.</p></object>';
+    assert.deepEqual(texts(`<body><p>Before.</p>${displayed}</body>`), ['Before.'], 'a PDF and an SVG are shown, not their fallback');
   });
 
   it('counts links, images and link text of a block', () => {

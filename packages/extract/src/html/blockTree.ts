@@ -3,7 +3,7 @@ import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS, SKIPPED_TAGS } from './
 import { isIgnoredInHead, startTagEndsHead, textEndsHead } from './documentHead.js';
 import { elementClosedBy, type OpenElements } from './impliedEnds.js';
 import { FastTokenizer } from './fastTokenizer.js';
-import { isHiddenElement } from './hidden.js';
+import { isDisplayedObject, isHiddenElement } from './hidden.js';
 import { checkedHtml, flatReadingWarning, flatText } from './input.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { nonSpaceChars } from './whitespace.js';
@@ -122,8 +122,9 @@ interface TextStart {
  * Choices the paper leaves open:
  * - The tree always starts `HTML.BODY`, whether or not the page spells those tags, so paths of pages
  *   with and without them agree.
- * - Hidden elements (`hidden`, inline `display:none` / `visibility:hidden`) and `SKIPPED_TAGS` are
- *   not text; their subtrees are skipped — unless that leaves the page almost empty and the
+ * - Hidden elements (`hidden`, inline `display:none` / `visibility:hidden`), `SKIPPED_TAGS` and
+ *   objects a browser displays itself (`isDisplayedObject`) are not text; their subtrees are
+ *   skipped — unless that leaves the page almost empty and the
  *   `<noscript>` and hidden content do not (`MIN_SHOWN_CHARS`). The head ends where a browser ends
  *   it (`documentHead.ts`), so a page that omits `</head>` and `<body>` keeps its text.
  * - Past `maxBlocks` or `maxBlockDepth`, block tags stop opening blocks; their text stays in the
@@ -281,7 +282,8 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
         if (tag === 'script') current.scripts++;
         // Inputs are skipped as text but counted; a hidden one (a spam trap) asks no reader to type.
         else if (tag === 'input' && !isHiddenElement(attribs) && TYPED_INPUTS.has(attribs.type?.toLowerCase() ?? 'text')) current.inputs++;
-        if (reveal ? tag !== 'noscript' && SKIPPED_TAGS.has(tag) : SKIPPED_TAGS.has(tag) || isHiddenElement(attribs)) {
+        const skipped = SKIPPED_TAGS.has(tag) || (tag === 'object' && isDisplayedObject(attribs));
+        if (reveal ? tag !== 'noscript' && skipped : skipped || isHiddenElement(attribs)) {
           skipDepth = 1;
           element.skips = true;
           if (tag === 'head') openHead = element;
@@ -389,9 +391,10 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
 
 /**
  * The attributes `parseBlockTree` reads: `hidden` and `style` (`isHiddenElement`), `type`, `href`,
- * `id`, `class`, `role`, `itemtype` (`BlockTree.discussion`) and `itemprop` (`BlockTree.postTexts`).
+ * `id`, `class`, `role`, `itemtype` (`BlockTree.discussion`), `itemprop` (`BlockTree.postTexts`)
+ * and an object's `data` (`isDisplayedObject`).
  */
-const READ_ATTRIBUTES: ReadonlySet<string> = new Set(['hidden', 'style', 'type', 'href', 'id', 'class', 'role', 'itemtype', 'itemprop']);
+const READ_ATTRIBUTES: ReadonlySet<string> = new Set(['hidden', 'style', 'type', 'href', 'id', 'class', 'role', 'itemtype', 'itemprop', 'data']);
 /** The lengths of their names. */
 const READ_NAME_LENGTHS: ReadonlySet<number> = new Set([...READ_ATTRIBUTES].map((name) => name.length));
 

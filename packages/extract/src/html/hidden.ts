@@ -11,3 +11,17 @@ export function isHiddenElement(attribs: Readonly<Record<string, string>>): bool
   const style = attribs.style;
   return style !== undefined && HIDDEN_STYLE.test(style);
 }
+
+/** Types a browser displays inside an `<object>` itself: images, SVG, PDF and HTML documents. */
+const DISPLAYED_TYPE = /^\s*(?:image\/|text\/html|application\/(?:pdf|xhtml\+xml))/i;
+/** The same, told by the extension of the object's `data` address. */
+const DISPLAYED_DATA = /\.(?:pdf|svgz?|png|jpe?g|gif|webp|avif|html?|xhtml)(?:[?#]|$)/i;
+
+/**
+ * True for an `<object>` a browser displays itself (an image, an SVG, a PDF, an HTML document), so
+ * that its fallback content is never seen. Plugins are gone: the fallback of any other object (a
+ * Flash video player, a Java applet) is what the page shows, and a video's caption often sits there.
+ */
+export function isDisplayedObject(attribs: Readonly<Record<string, string>>): boolean {
+  return DISPLAYED_TYPE.test(attribs.type ?? '') || DISPLAYED_DATA.test(attribs.data ?? '');
+}
