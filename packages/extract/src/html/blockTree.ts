@@ -3,7 +3,7 @@ import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS, SKIPPED_TAGS } from './
 import { isIgnoredInHead, startTagEndsHead, textEndsHead } from './documentHead.js';
 import { elementClosedBy, type OpenElements } from './impliedEnds.js';
 import { FastTokenizer } from './fastTokenizer.js';
-import { isDisplayedObject, isHiddenElement } from './hidden.js';
+import { isHiddenElement, showsNoText } from './hidden.js';
 import { checkedHtml, flatReadingWarning, flatText } from './input.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { nonSpaceChars } from './whitespace.js';
@@ -282,7 +282,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
         if (tag === 'script') current.scripts++;
         // Inputs are skipped as text but counted; a hidden one (a spam trap) asks no reader to type.
         else if (tag === 'input' && !isHiddenElement(attribs) && TYPED_INPUTS.has(attribs.type?.toLowerCase() ?? 'text')) current.inputs++;
-        const skipped = SKIPPED_TAGS.has(tag) || (tag === 'object' && isDisplayedObject(attribs));
+        const skipped = showsNoText(tag, attribs, SKIPPED_TAGS);
         if (reveal ? tag !== 'noscript' && skipped : skipped || isHiddenElement(attribs)) {
           skipDepth = 1;
           element.skips = true;

@@ -2,7 +2,7 @@ import { Parser } from 'htmlparser2';
 import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS, NOT_TEXT_TAGS } from './blockTags.js';
 import { isIgnoredInHead, startTagEndsHead, textEndsHead } from './documentHead.js';
 import { elementClosedBy, type OpenElements } from './impliedEnds.js';
-import { isDisplayedObject, isHiddenElement } from './hidden.js';
+import { isHiddenElement, showsNoText } from './hidden.js';
 import { checkedHtml, flatReadingWarning, flatText } from './input.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { collapseWhitespace } from './whitespace.js';
@@ -81,7 +81,7 @@ export function buildDom(html: string, limits: Partial<Limits> = {}): { root: Do
           return;
         }
         if (headIsInnermost() && startTagEndsHead(name)) endHead();
-        if (skipDepth > 0 || NOT_TEXT_TAGS.has(name) || (name === 'object' && isDisplayedObject(attribs)) || isHiddenElement(attribs)) {
+        if (skipDepth > 0 || showsNoText(name, attribs, NOT_TEXT_TAGS) || isHiddenElement(attribs)) {
           if (skipDepth === 0 && name === 'head') openHeadAt = stack.length;
           skipDepth++;
           stack.push('skip');

@@ -22,6 +22,15 @@ const DISPLAYED_DATA = /\.(?:pdf|svgz?|png|jpe?g|gif|webp|avif|html?|xhtml)(?:[?
  * that its fallback content is never seen. Plugins are gone: the fallback of any other object (a
  * Flash video player, a Java applet) is what the page shows, and a video's caption often sits there.
  */
-export function isDisplayedObject(attribs: Readonly<Record<string, string>>): boolean {
+function isDisplayedObject(attribs: Readonly<Record<string, string>>): boolean {
   return DISPLAYED_TYPE.test(attribs.type ?? '') || DISPLAYED_DATA.test(attribs.data ?? '');
+}
+
+/**
+ * True for an element whose content is no text a reader sees: one of `tags` (a DOM's set of
+ * non-text elements: `NOT_TEXT_TAGS`, `SKIPPED_TAGS`) or an object a browser displays itself.
+ * Both DOMs ask this one question.
+ */
+export function showsNoText(tag: string, attribs: Readonly<Record<string, string>>, tags: ReadonlySet<string>): boolean {
+  return tags.has(tag) || (tag === 'object' && isDisplayedObject(attribs));
 }

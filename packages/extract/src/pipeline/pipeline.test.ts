@@ -26,6 +26,11 @@ function assertKeeps(text: string, lines: readonly string[], where: string): voi
   }
 }
 
+/** `count` paragraphs of 35 words, numbered from `seed + 1`. */
+function paragraphs(seed: number, count: number): string {
+  return Array.from({ length: count }, (_, i) => `<p>${uniqueParagraph(seed + i + 1, 35)}</p>`).join('');
+}
+
 /** A pipeline template of one layout, of five sample pages, whose `fastce+` template keeps `contentPaths`. */
 function oneLayoutTemplate(signature: string[], contentPaths: string[]): ReturnType<typeof parsePipelineTemplate> {
   return parsePipelineTemplate({
@@ -130,7 +135,6 @@ describe('pipeline', () => {
   it("keeps an article's continuation after a break, in a sibling block of the same kind, which the sample pages lack", () => {
     // A blog's "continue reading" split: the post's first part in `entry-body`, the rest after an
     // anchor in `entry-more`, at the same depth. The template's main region ends with the first part.
-    const paragraphs = (seed: number, count: number) => Array.from({ length: count }, (_, i) => `<p>${uniqueParagraph(seed + i + 1, 35)}</p>`).join('');
     const page = (n: number, more: boolean) =>
       sitePage(
         `<h1>Headline ${uniqueParagraph(n * 10, 5)}</h1><div class="entry-body">${paragraphs(n * 10, 3)}</div>${more ? `<a id="more"></a><div class="entry-more">${paragraphs(n * 10 + 5, 2)}</div>` : ''}`,
@@ -154,7 +158,6 @@ describe('pipeline', () => {
   it("keeps an article's continuation written right inside a sibling block, without paragraphs", () => {
     // TypePad's "continue reading" part holds its text without a <p>: a path one level above the
     // article's paragraphs, which the template knows from the text its sample pages' bodies hold bare.
-    const paragraphs = (seed: number, count: number) => Array.from({ length: count }, (_, i) => `<p>${uniqueParagraph(seed + i + 1, 35)}</p>`).join('');
     const page = (n: number, more: boolean) =>
       sitePage(
         `<h1>Headline ${uniqueParagraph(n * 10, 5)}</h1><div class="entry"><div class="entry-body">${uniqueParagraph(n * 10 + 8, 30)}${paragraphs(n * 10, 3)}</div>${more ? `<a id="more"></a><div class="entry-more">${uniqueParagraph(n * 10 + 5, 40)}</div>` : ''}</div>`,
