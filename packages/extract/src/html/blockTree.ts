@@ -59,6 +59,11 @@ export interface Block {
   readonly role: string;
 }
 
+/** Whether `block` is `container` or lies in its subtree (pre-order indices: `container.index` up to `container.end`). */
+export function isInSubtree(block: Block, container: Block): boolean {
+  return block.index >= container.index && block.index < container.end;
+}
+
 export interface BlockTree {
   readonly root: Block;
   /** Every block in pre-order (document order of their start tags). */

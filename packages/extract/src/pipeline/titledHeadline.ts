@@ -54,22 +54,16 @@ export function titledHeadline(
   isSiteLine?: (line: TextLine) => boolean,
 ): ExtractedBlock | undefined {
   const first = text[0];
-  const titleWords = new Set(titleTerms(title));
-  if (!first || titleWords.size < (isSiteLine ? MIN_TITLE_WORDS_KNOWING_SITE : MIN_TITLE_WORDS)) return undefined;
-  const titleWordsIn = (line: string): number => {
-    const words = titleTerms(line);
-    if (words.length < 2) return 0;
-    const inTitle = words.filter((word) => titleWords.has(word));
-    return inTitle.length >= IN_TITLE_SHARE * words.length ? new Set(inTitle).size : 0;
-  };
+  if (!first) return undefined;
+  const naming = titleNaming(title, isSiteLine ? MIN_TITLE_WORDS_KNOWING_SITE : MIN_TITLE_WORDS);
   const lines = pageLines(tree);
   const at = lines.findIndex((line) => line.text === first.text);
   let best: ExtractedBlock | undefined;
-  let bestScore = Math.max(MIN_TITLE_SHARE * titleWords.size, ...text.slice(0, HEADLINE_LINES).map((block) => titleWordsIn(block.text)));
+  let bestScore = Math.max(0, ...text.slice(0, HEADLINE_LINES).map((block) => naming(block.text)));
   for (let i = at - 1; i >= Math.max(0, at - LINES_BEFORE); i--) {
     const line = lines[i] as ExtractedBlock;
     if (isSiteLine?.(line)) continue;
-    const score = titleWordsIn(line.text);
+    const score = naming(line.text);
     if (score > bestScore) [best, bestScore] = [line, score];
   }
   return best && !text.some((block) => block.text.includes(best.text)) ? best : undefined;
@@ -144,9 +138,9 @@ export function fromTitledHeadline(title: string, text: readonly ExtractedBlock[
  * words), else 0; always 0 for a title of fewer than `MIN_TITLE_WORDS` words (the site's or a
  * section's name). The site's name qualifies too, with fewer of the title's words than its headline.
  */
-export function titleNaming(title: string): (line: string) => number {
+export function titleNaming(title: string, minTitleWords = MIN_TITLE_WORDS): (line: string) => number {
   const titleWords = new Set(titleTerms(title));
-  if (titleWords.size < MIN_TITLE_WORDS) return () => 0;
+  if (titleWords.size < minTitleWords) return () => 0;
   return (line) => {
     const words = titleTerms(line);
     const inTitle = words.filter((word) => titleWords.has(word));

@@ -1,4 +1,4 @@
-import type { Block, BlockTree } from '../html/blockTree.js';
+import { type Block, type BlockTree, isInSubtree } from '../html/blockTree.js';
 import { ownText } from '../html/blockLines.js';
 import { linkDensity, type SubtreeMeasures } from './measures.js';
 import type { ContentScores } from './scores.js';
@@ -168,7 +168,7 @@ function sharedAncestorOfNearEquals(best: Block, others: readonly Block[], score
   const nearEquals = others.filter((candidate) => scoreOf(candidate) >= NEAR_TOP_SHARE * scoreOf(best));
   if (nearEquals.length < MIN_NEAR_TOP) return null;
   for (let ancestor = best.parent; ancestor && ancestor.index >= body.index; ancestor = ancestor.parent) {
-    const inside = nearEquals.filter((candidate) => candidate.index >= ancestor.index && candidate.index < ancestor.end).length;
+    const inside = nearEquals.filter((candidate) => isInSubtree(candidate, ancestor)).length;
     if (inside >= MIN_NEAR_TOP) return ancestor;
   }
   return null;

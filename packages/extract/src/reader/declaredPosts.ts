@@ -1,4 +1,4 @@
-import type { Block, BlockTree } from '../html/blockTree.js';
+import { type Block, type BlockTree, isInSubtree } from '../html/blockTree.js';
 
 /** A thread whose page marks fewer post texts than this is read as the reader chose. */
 const MIN_DECLARED_POSTS = 2;
@@ -17,17 +17,13 @@ const MIN_DECLARED_POSTS = 2;
 export function withDeclaredPosts(tree: BlockTree, parts: readonly Block[]): readonly Block[] {
   if (!tree.discussion || tree.postTexts.length < MIN_DECLARED_POSTS) return parts;
   const thread = smallestHolding(tree.postTexts);
-  if (parts.some((part) => isInside(thread, part))) return parts;
-  return [...parts.filter((part) => !isInside(part, thread)), thread].sort((a, b) => a.index - b.index);
+  if (parts.some((part) => isInSubtree(thread, part))) return parts;
+  return [...parts.filter((part) => !isInSubtree(part, thread)), thread].sort((a, b) => a.index - b.index);
 }
 
 /** The smallest block that holds all the given blocks. */
 function smallestHolding(blocks: readonly Block[]): Block {
   let holder = blocks[0] as Block;
-  while (holder.parent && !blocks.every((block) => isInside(block, holder))) holder = holder.parent;
+  while (holder.parent && !blocks.every((block) => isInSubtree(block, holder))) holder = holder.parent;
   return holder;
-}
-
-function isInside(block: Block, container: Block): boolean {
-  return block.index >= container.index && block.index < container.end;
 }
