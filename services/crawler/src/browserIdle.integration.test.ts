@@ -12,7 +12,13 @@ import { closeServer, listenOnLoopback } from '@winnow/demo-corpus';
 /** This process's descendants that are Chromium's, by /proc. */
 function chromiumProcesses(pid = process.pid): number[] {
   const found: number[] = [];
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return found; // the process ended while we walked the tree
+  }
+  for (const task of tasks) {
     let children: string[] = [];
     try {
       children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean);
