@@ -96,6 +96,12 @@ export const ENV_SCHEMA = z.object({
   /** The Chromium that crawls of JavaScript-rendered sites drive (Debian: apt-get install chromium). */
   WINNOW_CHROMIUM_PATH: optionalText.transform((value) => value ?? '/usr/bin/chromium'),
   /**
+   * How long a rendered page may go on fetching after `load` before it is stored (its scripts'
+   * requests, each through the crawler); it is stored as soon as it has fetched nothing for half a
+   * second. A site whose scripts fill the page slowly needs more.
+   */
+  WINNOW_BROWSER_SETTLE_MS: integer(2000, 0, 60_000),
+  /**
    * What servers and workers log (to stderr, one JSON object a line): at `info`, each crawl's start
    * and end with its counts, each template version stored, drift, and every `WINNOW_LOG_INTERVAL_MS`
    * what each worker did; `warn` keeps only what needs an operator. One-shot commands default to `warn`.

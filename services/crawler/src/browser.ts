@@ -65,10 +65,14 @@ export interface RenderedPage {
  * reached either: tests point it at one that forwards only to loopback, to see what would leak.
  */
 export class BrowserRenderer {
-  private constructor(private readonly browser: Browser) {}
+  private constructor(
+    private readonly browser: Browser,
+    private readonly settleMs: number,
+  ) {}
 
-  static async launch(executablePath: string, proxy: string | undefined): Promise<BrowserRenderer> {
-    return new BrowserRenderer(await launchChromium(executablePath, 'the crawler renders this site in a browser', proxy));
+  /** `settleMs` (`WINNOW_BROWSER_SETTLE_MS`): how long a page's scripts may go on fetching after `load`. */
+  static async launch(executablePath: string, proxy: string | undefined, settleMs: number): Promise<BrowserRenderer> {
+    return new BrowserRenderer(await launchChromium(executablePath, 'the crawler renders this site in a browser', proxy), settleMs);
   }
 
   async render(request: RenderRequest): Promise<RenderedPage> {
@@ -122,8 +126,8 @@ export class BrowserRenderer {
         if (!main) throw new FetchError('unreachable', `the browser could not load the page: ${(error as Error).message.split('\n')[0]}`, true);
       }
       if (!main) throw refusal ?? new FetchError('bad-response', 'the browser received no document');
-      // Scripts that fill the page after `load` get a short moment to finish.
-      await page.waitForLoadState('networkidle', { timeout: 2000 }).catch(() => undefined);
+      // Scripts that fill the page after `load` get a moment to finish: until the network is idle (500 ms), at most `settleMs`.
+      if (this.settleMs > 0) await page.waitForLoadState('networkidle', { timeout: this.settleMs }).catch(() => undefined);
       // Never store a page Chromium replaced by an error page (its URL is `chrome-error:`).
       if (!/^https?:/i.test(page.url())) throw new FetchError('bad-response', `the browser left the page for ${page.url()}`);
       const html = await page.content();

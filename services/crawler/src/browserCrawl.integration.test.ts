@@ -20,8 +20,11 @@ let server: Server;
 let origin: string;
 let rt: Runtime;
 const userAgents: string[] = [];
-/** Chromium's own traffic goes to a proxy that answers nothing: the test reaches no outside host. */
-const env = { WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_BROWSER_PROXY: 'http://127.0.0.1:9' };
+/**
+ * Chromium's own traffic goes to a proxy that answers nothing: the test reaches no outside host.
+ * Pages wait as long as their scripts fetch (a loaded machine may take seconds to answer one).
+ */
+const env = { WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_BROWSER_PROXY: 'http://127.0.0.1:9', WINNOW_BROWSER_SETTLE_MS: '60000' };
 
 before(async () => {
   server = createServer((request, response) => {
@@ -49,7 +52,7 @@ test('a site configured as JavaScript-rendered is crawled in the system Chromium
   const crawler = startCrawler(rt);
   try {
     await addSite(rt, { name: 'spa', seeds: [`${origin}/`], render: 'browser', templateEveryMs: 0, allowPrivateAddresses: true });
-    const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'spa')).id);
+    const crawl = await crawlToEnd(rt, (await startCrawl(rt, 'spa')).id, 120_000);
     assert.equal(crawl.state, 'finished');
     assert.equal(crawl.counts.stored, 2, 'the link that only the script writes was followed');
     const site = await findSite(rt.db, 'spa');
@@ -66,6 +69,46 @@ test('a site configured as JavaScript-rendered is crawled in the system Chromium
     );
   } finally {
     await crawler.close();
+  }
+});
+
+test("a rendered page is stored once its scripts' requests are answered, waiting for them WINNOW_BROWSER_SETTLE_MS at most", async () => {
+  const page = `<html><body><div id="app"><p>Written at once</p></div><script>
+fetch('/late.json').then((r) => r.json()).then((data) => { document.getElementById('app').insertAdjacentHTML('beforeend', '<p>' + data.note + '</p>'); });
+</script></body></html>`;
+  // Answered after the former fixed 2 s, or held until the test lets it go.
+  let holdLate = false;
+  const held: (() => void)[] = [];
+  const late = createServer((request, response) => {
+    if (request.url === '/robots.txt') return void response.writeHead(404).end();
+    if (request.url !== '/late.json') return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+    const answer = () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"note":"answered late"}');
+    if (holdLate) held.push(answer);
+    else setTimeout(answer, 2500);
+  });
+  const lateOrigin = await listenOnLoopback(late);
+  const storedPage = async (runtime: Runtime, name: string) => {
+    const crawler = startCrawler(runtime);
+    try {
+      await addSite(runtime, { name, seeds: [`${lateOrigin}/`], render: 'browser', templateEveryMs: 0, allowPrivateAddresses: true });
+      assert.equal((await crawlToEnd(runtime, (await startCrawl(runtime, name)).id, 120_000)).counts.stored, 1);
+      const home = await findPageByUrl(runtime.db, (await findSite(runtime.db, name))?.id ?? 0, `${lateOrigin}/`);
+      return (await loadBody(runtime.bodies, home?.contentHash ?? ''))?.toString('utf8') ?? '';
+    } finally {
+      for (const answer of held.splice(0)) answer();
+      await crawler.close();
+    }
+  };
+  const noWait = await openRuntime(loadEnv({ ...env, WINNOW_BROWSER_SETTLE_MS: '0' }));
+  try {
+    assert.match(await storedPage(rt, 'late-answer'), /<p>answered late<\/p>/, 'the answer 2.5 s after load is in the page');
+    holdLate = true;
+    const unanswered = await storedPage(noWait, 'late-answer');
+    assert.match(unanswered, /Written at once/);
+    assert.doesNotMatch(unanswered, /answered late/, 'with 0, the page is stored at load');
+  } finally {
+    await noWait.close();
+    await closeServer(late);
   }
 });
 

@@ -192,7 +192,10 @@ for (const scope of [window, frame.contentWindow]) {
     });
     origin = await listenOnLoopback(site);
     proxy = await loopbackProxy();
-    rt = await openRuntime(loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_BROWSER_PROXY: proxy.url }));
+    // Pages wait as long as their scripts fetch: a redirected data request takes two hops through the crawler.
+    rt = await openRuntime(
+      loadEnv({ WINNOW_DATA_DIR: 'memory', WINNOW_LOG_LEVEL: 'silent', WINNOW_BROWSER_PROXY: proxy.url, WINNOW_BROWSER_SETTLE_MS: '60000' }),
+    );
     crawler = startCrawler(rt);
   });
 
@@ -211,7 +214,7 @@ for (const scope of [window, frame.contentWindow]) {
     datagrams.length = 0;
     siteSeen.length = 0;
     await addSite(rt, { name, seeds: [`${origin}${path}`], render: 'browser', templateEveryMs: 0, allowPrivateAddresses: true, maxDepth });
-    const crawl = await crawlToEnd(rt, (await startCrawl(rt, name)).id);
+    const crawl = await crawlToEnd(rt, (await startCrawl(rt, name)).id, 120_000);
     // A crawl that stored nothing ends `failed`: the redirect tests' do.
     assert.ok(crawl.state === 'finished' || crawl.state === 'failed', crawl.state);
     // Whatever a page started has had time to arrive.

@@ -438,7 +438,7 @@ export class Crawler implements Service {
     clearTimeout(this.#browserIdle);
     this.#rendering++;
     try {
-      this.#browser ??= BrowserRenderer.launch(this.#rt.env.WINNOW_CHROMIUM_PATH, this.#rt.env.WINNOW_BROWSER_PROXY);
+      this.#browser ??= BrowserRenderer.launch(this.#rt.env.WINNOW_CHROMIUM_PATH, this.#rt.env.WINNOW_BROWSER_PROXY, this.#rt.env.WINNOW_BROWSER_SETTLE_MS);
       return await (await this.#browser).render(request);
     } finally {
       if (--this.#rendering === 0 && !this.#closing) {
