@@ -369,7 +369,9 @@ describe('winnow up', () => {
     const exited = new Promise<number | null>((resolve) => up.once('exit', resolve));
     try {
       let ready: Response | undefined;
-      for (let i = 0; i < 600 && ready?.status !== 200; i++) {
+      // Bounded only against a hang: an embedded `winnow up` has taken over 90 s to start on a loaded machine.
+      for (let i = 0; i < 3000 && ready?.status !== 200; i++) {
+        assert.equal(up.exitCode, null, 'winnow up exited before it was ready');
         await new Promise((resolve) => setTimeout(resolve, 100));
         ready = await fetch(`http://127.0.0.1:${port}/ready`).catch(() => undefined);
       }

@@ -55,7 +55,7 @@ describe('distributed: every service its own process on real Redis and Postgres'
   });
 
   test('kill -9 of an extractor mid-run loses no page; SIGTERM stops every service cleanly', async () => {
-    await until('the API to be ready', async () => (await fetch(`${apiUrl}/ready`)).status === 200, 30_000);
+    await until('the API to be ready', async () => (await fetch(`${apiUrl}/ready`)).status === 200, 120_000);
     for (const site of web.sites) {
       const added = await fetch(`${apiUrl}/sites`, {
         method: 'POST',
@@ -99,7 +99,7 @@ describe('distributed: every service its own process on real Redis and Postgres'
     for (const service of services) if (service !== victim) service.child.kill('SIGTERM');
     for (const service of services) {
       if (service === victim) continue;
-      const code = await exitWithin(service, 20_000);
+      const code = await exitWithin(service, 30_000);
       assert.equal(code, 0, `${service.name} exited ${code} on SIGTERM: ${service.stderr.join('').slice(-2000)}`);
     }
   });

@@ -33,7 +33,12 @@ async function crawlUnderUp(
 ): Promise<{ logged: { level: number; msg: string }[]; stderr: string }> {
   const port = await freePort();
   const token = randomBytes(24).toString('hex');
-  const { WINNOW_LOG_LEVEL: _, ...env } = await embeddedEnv('log-level', { WINNOW_API_PORT: String(port), WINNOW_API_TOKEN: token });
+  // One activity interval for the whole run: a slow start would otherwise split the crawl's counts over two lines.
+  const { WINNOW_LOG_LEVEL: _, ...env } = await embeddedEnv('log-level', {
+    WINNOW_API_PORT: String(port),
+    WINNOW_API_TOKEN: token,
+    WINNOW_LOG_INTERVAL_MS: '3600000',
+  });
   const up = spawn(process.execPath, [CLI_MAIN, 'up'], {
     env: level === undefined ? env : { ...env, WINNOW_LOG_LEVEL: level },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -120,7 +120,7 @@ describe('the pipeline, embedded (PGlite, Postgres index, private redis-server)'
       JSON.stringify(schedulers),
     );
     const completedBefore = (await rt.queues.counts()).template.completed;
-    for (let i = 0; i < 100 && (await rt.queues.counts()).template.completed < completedBefore + 2; i++)
+    for (let i = 0; i < 600 && (await rt.queues.counts()).template.completed < completedBefore + 2; i++)
       await new Promise((resolve) => setTimeout(resolve, 100));
     assert.ok((await rt.queues.counts()).template.completed >= completedBefore + 2, 'the schedule ran the template job at least twice');
   });

@@ -32,7 +32,7 @@ test('an invalid payload fails its job at once, visibly, and the worker goes on'
     await raw.close();
     await queues.add('index', { pageId: 7 });
     await assert.rejects(queues.add('index', { pageId: -1 } as never), /invalid index job payload/);
-    for (let i = 0; i < 100 && (handled.length === 0 || (await queues.counts()).index.failed === 0); i++)
+    for (let i = 0; i < 1200 && (handled.length === 0 || (await queues.counts()).index.failed === 0); i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
     assert.deepEqual(handled, [7]);
     const failed = await queues.failedJobs();

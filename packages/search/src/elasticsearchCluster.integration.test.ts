@@ -24,6 +24,8 @@ const page = (n: number): IndexDocument => ({
 });
 const pages = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => page(from + i));
 
+/** Longer than the health calls' `timeout: '300s'`, so the server answers before the client gives up. */
+const HEALTH_WAIT_MS = 330_000;
 let cluster: LocalElasticsearchCluster;
 let client: Client;
 let index: ElasticsearchIndex;
@@ -32,7 +34,7 @@ const phraseHits = async (n: number) =>
 
 before(async () => {
   cluster = await startLocalElasticsearchCluster({ nodes: 3 });
-  client = new Client({ nodes: [...cluster.urls] });
+  client = new Client({ nodes: [...cluster.urls], requestTimeout: HEALTH_WAIT_MS });
   index = new ElasticsearchIndex({ url: cluster.urls, alias, shards: SHARDS, replicas: 1, retryForMs: 300_000, flushBytes: 20_000 });
   await index.ensureReady();
   await client.cluster.health({ index: alias, wait_for_status: 'green', wait_for_nodes: '3', timeout: '300s' });
@@ -91,7 +93,7 @@ test('with the elected master stopped mid-indexing, indexing and exact-phrase se
   await master.stop();
   await writing;
 
-  const survivors = new Client({ nodes: cluster.urls.filter((url) => url !== master.url) });
+  const survivors = new Client({ nodes: cluster.urls.filter((url) => url !== master.url), requestTimeout: HEALTH_WAIT_MS });
   try {
     const health = await survivors.cluster.health({ index: alias, wait_for_nodes: '2', wait_for_status: 'yellow', timeout: '300s' });
     assert.equal(health.number_of_nodes, 2);

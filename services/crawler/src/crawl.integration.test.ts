@@ -111,7 +111,7 @@ describe('crawling a site', () => {
     const schedulers = async () => (await rt.queues.queue('crawl').getJobSchedulers()).map((scheduler) => scheduler.key);
     assert.ok((await schedulers()).includes(recrawlScheduleId(site.id)));
     let crawl: Awaited<ReturnType<typeof latestCrawl>>;
-    for (let i = 0; i < 100 && !(crawl = await latestCrawl(rt.db, site.id)); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 600 && !(crawl = await latestCrawl(rt.db, site.id)); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     assert.ok(crawl, 'the schedule started a crawl');
     await crawlToEnd(rt, crawl.id);
     await removeSite(rt, 'scheduled');

@@ -52,7 +52,9 @@ describe('politeness (real Redis)', () => {
     await first.started();
     const firstStart = Date.now();
     const gap = Math.abs((await secondStart) - firstStart);
-    assert.ok(gap >= 390, `the two starts came ${gap} ms apart`);
+    // Read on the test's clock when each start's callback runs, which a busy machine may delay by
+    // tens of milliseconds; unconfirmed, the second would start about 110 ms after the first.
+    assert.ok(gap >= 250, `the two starts came ${gap} ms apart`);
     await Promise.all([first.release(), second.release()]);
   });
 });

@@ -250,8 +250,8 @@ describe('a recrawl follows links under the current settings', () => {
     const site = await newSite({ latencyMs: 50 });
     await addSite(rt, { name: 'slow', seeds: [`${site.origin}/`], concurrency: 1, delayMs: 100, allowPrivateAddresses: true, templateEveryMs: 0 });
     const started = await startCrawl(rt, 'slow');
-    for (let i = 0; i < 200; i++) {
-      if (((await findCrawl(rt.db, started.id))?.counts.stored ?? 0) >= 4) break;
+    for (let i = 0; ((await findCrawl(rt.db, started.id))?.counts.stored ?? 0) < 4; i++) {
+      assert.ok(i < 2400, 'the crawl stored its first pages');
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     await stopCrawl(rt, 'slow');

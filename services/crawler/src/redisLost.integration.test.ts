@@ -47,7 +47,7 @@ function startCrawlerProcess(redis: RedisServer) {
 
 // A crawler holds every kind of Redis connection a process makes: the pipeline's queues, a worker
 // (its blocking connection too) and a client of its own; each reconnects about every 2 s.
-test('while Redis is stopped, a process logs one warning naming it and one line when it is back: no stack traces on stderr', { timeout: 120_000 }, async () => {
+test('while Redis is stopped, a process logs one warning naming it and one line when it is back: no stack traces on stderr', { timeout: 300_000 }, async () => {
   const redis: RedisServer = await startRedisServer();
   const crawler = startCrawlerProcess(redis);
   const { said, lines } = crawler;
@@ -92,7 +92,7 @@ test('while Redis is stopped, a process logs one warning naming it and one line 
 
 // BullMQ closes a worker or a queue by quitting its connection, which ioredis holds until Redis
 // answers: without `RedisWatch.stopWaiting` this process waited for Redis to come back.
-test('a process told to stop while Redis is down stops without waiting for it, and says so', { timeout: 120_000 }, async () => {
+test('a process told to stop while Redis is down stops without waiting for it, and says so', { timeout: 300_000 }, async () => {
   const redis: RedisServer = await startRedisServer();
   const crawler = startCrawlerProcess(redis);
   try {
