@@ -47,8 +47,14 @@ describe('nothing listens beyond the configured API address', () => {
     const port = await freePort();
     const env = await embeddedEnv('sockets', { WINNOW_API_PORT: String(port) });
     // `winnow is up` is written once the API and every worker have started: all they open at start is open.
-    const up = await startProcess([CLI_MAIN, 'up'], env, async (stderr) => stderr.includes('winnow is up:') && (await apiAnswers(port)()));
+    let said = '';
+    const up = await startProcess([CLI_MAIN, 'up'], env, async (stderr) => {
+      said = stderr;
+      return stderr.includes('winnow is up:') && (await apiAnswers(port)());
+    });
     try {
+      assert.ok(said.includes(`console on http://127.0.0.1:${port}/console/`), said);
+      assert.match(said, /\nno operate token \(WINNOW_API_TOKEN=operate:<token>\): the operator routes answer 401 and the console cannot sign in\n/);
       const sockets = listeningSockets(up.pid as number);
       assert.deepEqual(
         sockets.map((socket) => `${socket.protocol} ${socket.address}`),

@@ -101,6 +101,8 @@ describe('what a running winnow logs', () => {
       info.some((msg) => msg.startsWith('api listening')),
       stderr,
     );
+    assert.match(stderr, /^winnow is up: API on http:\/\/127\.0\.0\.1:\d+ \(metrics on \S+\/metrics, console on \S+\/console\/\)/m);
+    assert.doesNotMatch(stderr, /no operate token/, 'its token is an operate token');
     assert.ok(
       info.some((msg) => /^crawl \d+ of island started from 1 URL$/.test(msg)),
       stderr,

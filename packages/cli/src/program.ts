@@ -118,7 +118,7 @@ export function buildProgram(): Command {
     .command('crawl')
     .description('crawl a site (embedded: runs the whole pipeline for it here and waits)')
     .argument('<site>')
-    .option('--wait', 'with a shared Redis: follow the crawl until the pipeline is idle')
+    .option('--wait', 'with workers elsewhere (a shared Redis, or WINNOW_API_URL): follow the crawl until the pipeline is idle')
     .option('--stop', "stop the site's crawl instead: queued URLs are cancelled, the crawl ends once the URLs being fetched are done")
     .action(lazy(operate, (module) => module.crawlCommand));
 

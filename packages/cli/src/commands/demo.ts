@@ -44,11 +44,12 @@ async function demoDataDir(dir: string): Promise<string> {
 }
 
 /**
- * `winnow demo`: the whole pipeline on the bundled demo web, embedded (in-memory PGlite, the
- * Postgres full-text index, a private redis-server), whatever the environment says. Serves the
- * demo sites on 127.0.0.1, crawls them, prepares templates, extracts and indexes every page,
- * scores the extractions against the demo's gold, and runs exact-phrase searches: one across an
- * inline element, one across two blocks, and one that only boilerplate contains.
+ * `winnow demo`: the whole pipeline on the bundled demo web, embedded (PGlite in a folder of its
+ * own or in memory, the Postgres full-text index, a private redis-server), whatever the
+ * environment says. Serves the demo sites on 127.0.0.1, crawls them, prepares templates, extracts
+ * and indexes every page, scores the extractions against the demo's gold, and runs exact-phrase
+ * searches: one across an inline element, one across two blocks, and one that only boilerplate
+ * contains.
  */
 export async function demoCommand(flags: DemoFlags): Promise<void> {
   const dataDir = flags.dataDir === 'memory' ? 'memory' : await demoDataDir(flags.dataDir);
@@ -58,7 +59,7 @@ export async function demoCommand(flags: DemoFlags): Promise<void> {
   const services = await startWorkers(rt);
   try {
     process.stderr.write(
-      `Serving ${web.sites.length} demo sites on 127.0.0.1; crawling, templating, extracting and indexing them (embedded: PGlite in memory, private redis-server)\n`,
+      `Serving ${web.sites.length} demo sites on 127.0.0.1; crawling, templating, extracting and indexing them (embedded: PGlite ${dataDir === 'memory' ? 'in memory' : `in ${dataDir}`}, private redis-server)\n`,
     );
     for (const site of web.sites) {
       await addSite(rt, { name: site.name, seeds: [`${site.origin}/`], maxPages: 5000, concurrency: 8, templateEveryMs: 0, allowPrivateAddresses: true });
@@ -97,20 +98,25 @@ export async function demoCommand(flags: DemoFlags): Promise<void> {
  */
 function whatNext(dir: string, dataDir: string, site: string, articleUrl: string | undefined, phrase: string): string {
   const own = ['  winnow sites add mysite --seed https://example.com/', '  winnow crawl mysite', '  winnow search \'"a phrase of it"\''];
-  if (dataDir === 'memory') {
-    return ['', '== What next', 'The demo kept nothing: its database was in memory (--data-dir memory). To crawl a site of your own:', ...own, ''].join('\n');
-  }
-  return [
+  // Run as the checkout's `pnpm winnow` script, there is no `winnow` on the PATH to type.
+  const header = [
     '',
     '== What next',
+    ...(process.env.npm_lifecycle_event === 'winnow' ? ['(In this checkout, type `pnpm --silent winnow` for `winnow`.)'] : []),
+  ];
+  if (dataDir === 'memory') {
+    return [...header, 'The demo kept nothing: its database was in memory (--data-dir memory). To crawl a site of your own:', ...own, ''].join('\n');
+  }
+  return [
+    ...header,
     `The demo's database is kept in ${dir} (the next demo replaces it). The demo sites are gone, so nothing more can be crawled there, but everything stored can be looked at:`,
     `  export WINNOW_DATA_DIR=${join(dir, 'pglite')}`,
     '  winnow status',
-    `  winnow pages ${site} --read-alone`,
+    `  winnow pages ${site}`,
     ...(articleUrl ? [`  winnow page ${articleUrl} --text`] : []),
     `  winnow templates show ${site}`,
     `  winnow search '"${phrase}"'`,
-    '  winnow up        the HTTP API with /metrics, on http://127.0.0.1:8080',
+    '  winnow up        the HTTP API, its console (/console/) and /metrics, on http://127.0.0.1:8080',
     'To crawl a site of your own, in the default database (.winnow/pglite): unset WINNOW_DATA_DIR, then',
     ...own,
     '',
