@@ -126,7 +126,8 @@ export class BrowserRenderer {
         if (!main) throw new FetchError('unreachable', `the browser could not load the page: ${(error as Error).message.split('\n')[0]}`, true);
       }
       if (!main) throw refusal ?? new FetchError('bad-response', 'the browser received no document');
-      // Scripts that fill the page after `load` get a moment to finish: until the network is idle (500 ms), at most `settleMs`.
+      // Scripts that fill the page after `load` get a moment to finish: until the network has been
+      // idle for 500 ms, at most `settleMs`.
       if (this.settleMs > 0) await page.waitForLoadState('networkidle', { timeout: this.settleMs }).catch(() => undefined);
       // Never store a page Chromium replaced by an error page (its URL is `chrome-error:`).
       if (!/^https?:/i.test(page.url())) throw new FetchError('bad-response', `the browser left the page for ${page.url()}`);
