@@ -252,18 +252,18 @@ describe('winnow, operating the embedded pipeline', () => {
     );
     assert.equal(
       (await inEnv('sites', 'list')).stdout,
-      'example\thttp\tmax 5 URLs\tconcurrency 4, delay 0 ms\tprivate addresses allowed, no sitemaps\ttemplates v0 (min 10 pages a type, every 1 d)\thttp://127.0.0.1:9/\n' +
-        'mapped\thttp\tmax 1000 URLs\tconcurrency 2, delay 250 ms\tpublic addresses only, sitemaps\ttemplates v0 (min 4 pages a type, no schedule)\thttps://mapped.example/\tallow https://mapped.example/news/**\n',
+      'example\thttp\tmax 5 URLs\tconcurrency 4, delay 0 ms\tprivate addresses allowed, no sitemaps\tno templates yet (min 10 pages a type, every 1 d)\thttp://127.0.0.1:9/\n' +
+        'mapped\thttp\tmax 1000 URLs\tconcurrency 2, delay 250 ms\tpublic addresses only, sitemaps\tno templates yet (min 4 pages a type, no schedule)\thttps://mapped.example/\tallow https://mapped.example/news/**\n',
     );
     assert.equal(
       (await inEnv('sites', 'update', 'example', '--max-pages', '7', '--delay-ms', '100', '--sitemaps')).stdout,
       'updated site example: maxPages 7, delayMs 100, sitemaps true\n' +
-        'example\thttp\tmax 7 URLs\tconcurrency 4, delay 100 ms\tprivate addresses allowed, sitemaps\ttemplates v0 (min 10 pages a type, every 1 d)\thttp://127.0.0.1:9/\n',
+        'example\thttp\tmax 7 URLs\tconcurrency 4, delay 100 ms\tprivate addresses allowed, sitemaps\tno templates yet (min 10 pages a type, every 1 d)\thttp://127.0.0.1:9/\n',
     );
     assert.equal(
       (await inEnv('sites', 'update', 'example', '--reset', 'max-pages,sitemaps')).stdout,
       'updated site example: maxPages 1000 (default), sitemaps false (default)\n' +
-        'example\thttp\tmax 1000 URLs\tconcurrency 4, delay 100 ms\tprivate addresses allowed, no sitemaps\ttemplates v0 (min 10 pages a type, every 1 d)\thttp://127.0.0.1:9/\n',
+        'example\thttp\tmax 1000 URLs\tconcurrency 4, delay 100 ms\tprivate addresses allowed, no sitemaps\tno templates yet (min 10 pages a type, every 1 d)\thttp://127.0.0.1:9/\n',
     );
     await failsInEnv(['sites', 'update', 'example', '--reset', 'allow-private'], /seeds\.0: refused: 127\.0\.0\.1 is a private address/);
     await failsInEnv(['sites', 'update', 'example', '--concurrency', '65'], /invalid site configuration: concurrency: /);

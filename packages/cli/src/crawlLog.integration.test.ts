@@ -68,7 +68,7 @@ describe('what a crawl did not store: status counts and the crawl log (the real 
     const crawled = await winnow('crawl', 'troubled');
     const expected =
       'troubled: crawl 1 finished: 3 stored, 0 unchanged, 1 moved, 0 gone, 3 refused, 1 disallowed, 2 failed (why: winnow crawl-log troubled)\n' +
-      '  pages: 3 stored, 0 gone, 0 duplicates, 3 extracted, 3 indexed; templates v0; 0 failed to extract, 0 failed to index\n';
+      '  pages: 3 stored, 0 gone, 0 duplicates, 3 extracted, 3 indexed; no templates yet; 0 failed to extract, 0 failed to index\n';
     assert.equal(crawled.stdout, expected);
     const status = JSON.parse((await winnow('status', '--json')).stdout);
     const site = status.sites.find((candidate: { site: string }) => candidate.site === 'troubled');

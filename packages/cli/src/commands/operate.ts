@@ -89,7 +89,7 @@ export function formatSites(sites: readonly Site[]): string {
       const schedule = config.templateEveryMs === 0 ? 'no schedule' : `every ${duration(config.templateEveryMs)}`;
       return (
         `${site.name}\t${config.render}\tmax ${config.maxPages} URLs\tconcurrency ${config.concurrency}, delay ${config.delayMs} ms\t` +
-        `${reach.join(', ')}\ttemplates v${site.templateVersion} (min ${config.minTemplatePages} pages a type, ${schedule})\t${config.seeds.join(' ')}${config.allow.length > 0 ? `\tallow ${config.allow.join(' ')}` : ''}\n` +
+        `${reach.join(', ')}\t${templatesOf(site.templateVersion)} (min ${config.minTemplatePages} pages a type, ${schedule})\t${config.seeds.join(' ')}${config.allow.length > 0 ? `\tallow ${config.allow.join(' ')}` : ''}\n` +
         (site.configProblem ? `  not crawled until fixed (\`winnow sites update ${site.name}\`): ${site.configProblem}\n` : '')
       );
     })
@@ -260,6 +260,11 @@ export function formatCrawlCounts(counts: CrawlCounts): string {
   return parts.join(', ') + (notes.length > 0 ? ` (${notes.join(', ')})` : '');
 }
 
+/** A site's template version as its lines say it: `templates v3`, or that none was prepared yet (version 0). */
+function templatesOf(version: number): string {
+  return version > 0 ? `templates v${version}` : 'no templates yet';
+}
+
 /**
  * What `winnow status` prints: with `sites`, only their lines. Per site, its latest crawl's counts
  * (by outcome) and what it found and did not admit (by reason), then its pages as they stand
@@ -280,7 +285,7 @@ export function formatStatus(status: PipelineStatus, sites?: readonly string[]):
       );
     } else lines.push(`${site.site}: never crawled`);
     lines.push(
-      `  pages: ${site.stored} stored, ${site.gone} gone, ${site.duplicates} duplicates, ${site.extracted} extracted${extractionNotes(site)}, ${site.indexed} indexed; templates v${site.templateVersion}; ` +
+      `  pages: ${site.stored} stored, ${site.gone} gone, ${site.duplicates} duplicates, ${site.extracted} extracted${extractionNotes(site)}, ${site.indexed} indexed; ${templatesOf(site.templateVersion)}; ` +
         `${site.failedExtract} failed to extract, ${site.failedIndex} failed to index`,
     );
   }
