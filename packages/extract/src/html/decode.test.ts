@@ -62,6 +62,28 @@ describe('decodeHtml', () => {
     assert.match(decoded.html, /café/);
   });
 
+  it('reads UTF-8 bytes declared in a single-byte encoding as UTF-8, where a browser garbles them, and says so', () => {
+    const polish = Buffer.from('<html><head><meta charset="utf-8"></head><body><p>Jak się ją leczy? Zażółć gęślą jaźń.</p></body></html>', 'utf8');
+    for (const contentType of ['text/html; charset=ISO-8859-1', 'text/html; charset=windows-1250', 'text/html; charset=koi8-r']) {
+      const decoded = decodeHtml(polish, contentType);
+      assert.equal(decoded.encoding, 'UTF-8', contentType);
+      assert.match(decoded.html, /Jak się ją leczy\? Zażółć gęślą jaźń\./, contentType);
+      assert.match(decoded.warnings.join(' '), /^declared [\w-]+, but the bytes are UTF-8: decoded as UTF-8$/, contentType);
+    }
+    const byMeta = decodeHtml(Buffer.from('<meta charset="windows-1252"><p>naïve café</p>', 'utf8'));
+    assert.equal(byMeta.encoding, 'UTF-8', 'a <meta> that declares one too');
+    const late = decodeHtml(Buffer.concat([longHead('<meta charset="windows-1252">'), Buffer.from('naïve café</p>', 'utf8')]));
+    assert.equal(late.encoding, 'UTF-8', 'a late <meta> too');
+    assert.match(late.html, /naïve café/);
+    // Text really in a single-byte encoding: its accented letters are lone bytes, never UTF-8.
+    const latin1 = decodeHtml(Buffer.from('<p>na\u00efve caf\u00e9, Besan\u00e7on</p>', 'latin1'), 'text/html; charset=ISO-8859-1');
+    assert.equal(latin1.encoding, 'windows-1252');
+    assert.match(latin1.html, /naïve café, Besançon/);
+    assert.deepEqual(latin1.warnings, []);
+    assert.deepEqual(decodeHtml(Buffer.from('<p>plain ASCII</p>'), 'text/html; charset=ISO-8859-1').encoding, 'windows-1252', 'ASCII keeps its declaration');
+    assert.equal(decodeHtml(Buffer.from([0x3c, 0x70, 0x3e, 0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]), 'text/html; charset=windows-1251').html, '<p>Привет');
+  });
+
   it('replaces bytes invalid in a declared UTF-8 and says so', () => {
     const bytes = Buffer.from([0x3c, 0x70, 0x3e, 0x61, 0xff, 0xfe, 0x62, 0x3c, 0x2f, 0x70, 0x3e]);
     const decoded = decodeHtml(bytes, 'text/html; charset=utf-8');

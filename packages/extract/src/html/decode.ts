@@ -16,7 +16,9 @@ export interface DecodedHtml {
  * then the transport's `Content-Type` charset, then a `<meta charset>` in the first 1024 bytes
  * (WHATWG prescan, via html-encoding-sniffer), else UTF-8 — or windows-1252 when the bytes are not
  * valid UTF-8, as browsers do for a legacy page that declares nothing, or ISO-2022-JP when seven-bit
- * bytes escape into it (`ISO_2022_JP_ESCAPE`; a warning says which). A page
+ * bytes escape into it (`ISO_2022_JP_ESCAPE`; a warning says which). Unlike a browser, it reads as
+ * UTF-8 bytes that are UTF-8 whatever single-byte encoding they are declared in
+ * (`decodeAsDeclared`), where a browser would garble the page. A page
  * that declares nothing by then but has a `<meta charset>` further on is decoded again with that
  * encoding, as browsers do (`lateMetaEncoding`; a warning says so). Bytes invalid in a declared
  * encoding become U+FFFD and a warning says so, and so do NULs (`nulsReplaced`: Postgres cannot
@@ -31,15 +33,39 @@ export function decodeHtml(bytes: Uint8Array, contentType?: string): DecodedHtml
   const sniffed = sniffHtmlEncoding(bytes, { ...transport, defaultEncoding: '' });
   // A WHATWG encoding Node cannot decode (ISO-8859-16, x-user-defined) counts as none, not as a crash.
   const declared = sniffed === '' || isDecodable(sniffed) ? sniffed : '';
-  let decoded = declared === '' ? decodeUndeclared(bytes) : decodeDeclared(bytes, declared);
+  let decoded = declared === '' ? decodeUndeclared(bytes) : decodeAsDeclared(bytes, declared);
   if (declared !== sniffed) decoded.warnings.push(`the declared encoding ${sniffed} cannot be decoded here: read as if none was declared`);
   const late = sniffed === '' ? lateMetaEncoding(bytes) : undefined;
-  if (late !== undefined && late !== decoded.encoding) {
+  // Read as UTF-8, the bytes are UTF-8: a late single-byte declaration gives way as an early one does.
+  if (late !== undefined && late !== decoded.encoding && !(decoded.encoding === 'UTF-8' && SINGLE_BYTE.test(late))) {
     decoded = decodeDeclared(bytes, late);
     decoded.warnings.unshift(`a <meta> past the first 1024 bytes declares ${late}: decoded as ${late}, as browsers decode such a page again`);
   }
   refuseBinary(decoded.html);
   return { ...decoded, html: nulsReplaced(decoded.html, decoded.warnings) };
+}
+
+/** The WHATWG single-byte encodings: Latin-1's kin, Cyrillic, Greek, Thai…, a byte a character. */
+const SINGLE_BYTE = /^(windows-12\d\d|windows-874|ISO-8859-\d+|KOI8-[RU]|IBM866|macintosh|x-mac-cyrillic)$/i;
+
+/**
+ * A page in its declared encoding, unless it declares a single-byte one and its bytes are UTF-8
+ * with characters past ASCII: then UTF-8, and a warning says so. A server that labels every
+ * page ISO-8859-1 while the page and its `<meta>` say UTF-8 is common, and browsers show such a
+ * page garbled ("siÄ™" for "się"), which indexed would make its phrases unfindable. Text
+ * really written in a single-byte encoding all but never forms valid UTF-8 sequences: an accented
+ * letter is one byte there, which UTF-8 never leaves alone.
+ */
+function decodeAsDeclared(bytes: Uint8Array, declared: string): DecodedHtml {
+  if (SINGLE_BYTE.test(declared) && bytes.some((byte) => byte >= 0x80)) {
+    try {
+      const warning = `declared ${declared}, but the bytes are UTF-8: decoded as UTF-8`;
+      return { html: decode(bytes, 'UTF-8', true), encoding: 'UTF-8', warnings: [warning] };
+    } catch {
+      // Not UTF-8: the declaration holds.
+    }
+  }
+  return decodeDeclared(bytes, declared);
 }
 
 function decodeDeclared(bytes: Uint8Array, encoding: string): DecodedHtml {
