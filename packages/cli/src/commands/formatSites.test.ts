@@ -23,9 +23,11 @@ test('a site whose stored settings this version refuses says so under its line, 
 test("a site's line says how many pages a page type needs for a template and how often they are prepared again", () => {
   const line = (settings: Record<string, unknown>) =>
     formatSites([{ ...site, config: parseSiteConfig({ name: 'legacy', seeds: ['https://legacy.example/'], ...settings }) }]).split('\t')[5];
-  assert.equal(line({}), 'templates v0 (min 10 pages a type, every 1 d)');
-  assert.equal(line({ minTemplatePages: 3, templateEveryMs: 5_400_000 }), 'templates v0 (min 3 pages a type, every 90 min)');
-  assert.equal(line({ templateEveryMs: 0 }), 'templates v0 (min 10 pages a type, no schedule)');
+  assert.equal(line({}), 'no templates yet (min 10 pages a type, every 1 d)');
+  assert.equal(line({ minTemplatePages: 3, templateEveryMs: 5_400_000 }), 'no templates yet (min 3 pages a type, every 90 min)');
+  assert.equal(line({ templateEveryMs: 0 }), 'no templates yet (min 10 pages a type, no schedule)');
+  const prepared = formatSites([{ ...site, templateVersion: 3 }]).split('\t')[5];
+  assert.equal(prepared, 'templates v3 (min 10 pages a type, every 1 d)');
 });
 
 test('a duration is said in the largest unit that says it exactly', () => {
