@@ -135,8 +135,9 @@ export function fromTitledHeadline(title: string, text: readonly ExtractedBlock[
 /**
  * How many of the page's `<title>` words a line names when it reads as the title's headline (its
  * words nearly all in the title, `IN_TITLE_SHARE`, holding `MIN_TITLE_SHARE` of the title's
- * words), else 0; always 0 for a title of fewer than `MIN_TITLE_WORDS` words (the site's or a
- * section's name). The site's name qualifies too, with fewer of the title's words than its headline.
+ * words), else 0; always 0 for a title of fewer than `minTitleWords` words (`MIN_TITLE_WORDS`
+ * unless the caller knows the site's lines: the site's or a section's name). The site's name
+ * qualifies too, with fewer of the title's words than its headline.
  */
 export function titleNaming(title: string, minTitleWords = MIN_TITLE_WORDS): (line: string) => number {
   const titleWords = new Set(titleTerms(title));
