@@ -7,6 +7,7 @@ import { DOCUMENT_SCHEME, ElasticsearchIndex, INDEX_BODY } from './elasticsearch
 import { parseQuery } from './query.js';
 import { documentIdFor, MAX_RESULT_WINDOW, SearchIndexError, type IndexDocument } from './searchIndex.js';
 import { WORD_RULE_PHRASES, WORD_RULE_TEXT } from './testing/wordRule.js';
+import { INTERRUPTED_TEXT, PHRASES_NOT_READ_PAST, PHRASES_READ_PAST } from './testing/interruptions.js';
 import { testDocument } from './testing/documents.js';
 import { elasticsearchForTests, type LocalElasticsearch } from './testing/localElasticsearch.js';
 
@@ -86,6 +87,17 @@ describe('the Elasticsearch index (a real node)', () => {
     const [hit] = (await search('"company\'s 300,000"', 'words')).hits;
     assert.match(hit?.highlights[0] ?? '', /<mark>company&#39;s 300,000<\/mark>/);
     await index.removeSite('words');
+    await index.refresh();
+  });
+
+  test('finds a phrase across a caption, a credit or a dateline that interrupts the article, and marks it; not across three lines or a long one', async () => {
+    await index.upsert([doc('http://w.test/seals', INTERRUPTED_TEXT, undefined, 'seals')]);
+    await index.refresh();
+    for (const phrase of PHRASES_READ_PAST) assert.equal((await search(`"${phrase}"`, 'seals')).total, 1, phrase);
+    for (const phrase of PHRASES_NOT_READ_PAST) assert.equal((await search(`"${phrase}"`, 'seals')).total, 0, phrase);
+    const [hit] = (await search('"the harbour mouth the colony"', 'seals')).hits;
+    assert.match(hit?.highlights[0] ?? '', /<mark>the harbour mouth\. Photo: J\. Doe The colony<\/mark>/);
+    await index.removeSite('seals');
     await index.refresh();
   });
 

@@ -1,4 +1,5 @@
 import { isCharacterWord, type ParsedQuery, RUN_CHARACTER } from './query.js';
+import { INTERRUPTION_MAX_LINES } from './readPast.js';
 
 const FRAGMENT_CHARS = 160;
 const MAX_FRAGMENTS = 3;
@@ -11,12 +12,22 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A word sequence as a pattern: run words need something else between them and around them, character words touch. */
-function sequencePattern(words: readonly string[]): string {
+/**
+ * Between two words of a phrase read past an interruption (`bridgesOf`): the end of a line, one or
+ * two whole lines, and what opens the next line before its first word.
+ */
+const PAST_LINES = `[^\\p{L}\\p{N}]*\\n(?:[^\\n]*\\n){1,${INTERRUPTION_MAX_LINES}}[^\\p{L}\\p{N}]*`;
+
+/**
+ * A word sequence as a pattern: run words need something else between them and around them,
+ * character words touch; `pastLines`, two words may also have lines between them.
+ */
+function sequencePattern(words: readonly string[], pastLines = false): string {
   const parts = words.map((word, i) => {
     if (i === 0) return escapeRegExp(word);
     const touching = isCharacterWord(words[i - 1] as string) || isCharacterWord(word);
-    return `[^\\p{L}\\p{N}]${touching ? '*' : '+'}${escapeRegExp(word)}`;
+    const separator = `[^\\p{L}\\p{N}]${touching ? '*' : '+'}`;
+    return `${pastLines ? `(?:${separator}|${PAST_LINES})` : separator}${escapeRegExp(word)}`;
   });
   const before = isCharacterWord(words[0] ?? '') ? '' : `(?<!${RUN_CHARACTER})`;
   const after = isCharacterWord(words.at(-1) ?? '') ? '' : `(?!${RUN_CHARACTER})`;
@@ -29,30 +40,38 @@ function sequencePattern(words: readonly string[]): string {
  * expression, so the one kept is never advanced.
  */
 const matchers = new WeakMap<ParsedQuery, RegExp>();
+const pastLinesMatchers = new WeakMap<ParsedQuery, RegExp>();
 
 /** Matches every phrase (its words with any non-word characters between) and every term. */
 export function matcherFor(query: ParsedQuery): RegExp {
-  let matcher = matchers.get(query);
+  return cachedMatcher(matchers, query, false);
+}
+
+function cachedMatcher(cache: WeakMap<ParsedQuery, RegExp>, query: ParsedQuery, pastLines: boolean): RegExp {
+  let matcher = cache.get(query);
   if (!matcher) {
-    matcher = compileMatcher(query);
-    matchers.set(query, matcher);
+    const alternatives = [...query.phrases.map((words) => sequencePattern(words, pastLines)), ...query.terms.map((term) => sequencePattern([term]))];
+    matcher = new RegExp(`(?:${alternatives.join('|')})`, 'giu');
+    cache.set(query, matcher);
   }
   return matcher;
 }
 
-function compileMatcher(query: ParsedQuery): RegExp {
-  const alternatives = [...query.phrases.map(sequencePattern), ...query.terms.map((term) => sequencePattern([term]))];
-  return new RegExp(`(?:${alternatives.join('|')})`, 'giu');
-}
-
 /**
  * Up to three fragments of `text` around the query's matches, HTML-escaped, each match wrapped in
- * `<mark>`. A phrase is marked as one span, even where it crosses a block boundary.
+ * `<mark>`. A phrase is marked as one span, even where it crosses a block boundary. A document
+ * found by a phrase only across an interruption (`bridgesOf`) has no such match: its phrase is
+ * then marked from its first word to its last, the lines read past included.
  */
 export function highlight(text: string, query: ParsedQuery): string[] {
+  const fragments = fragmentsOf(text, matcherFor(query));
+  return fragments.length > 0 || query.phrases.length === 0 ? fragments : fragmentsOf(text, cachedMatcher(pastLinesMatchers, query, true));
+}
+
+function fragmentsOf(text: string, matcher: RegExp): string[] {
   const fragments: string[] = [];
   let coveredTo = 0;
-  for (const match of text.matchAll(matcherFor(query))) {
+  for (const match of text.matchAll(matcher)) {
     if (fragments.length === MAX_FRAGMENTS) break;
     const start = match.index;
     if (start < coveredTo) continue;

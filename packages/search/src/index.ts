@@ -1,5 +1,6 @@
 export { highlight, matcherFor } from './highlight.js';
 export { PostgresSearchIndex } from './postgresIndex.js';
+export { bridgesOf } from './readPast.js';
 export { CHARACTER_WORDS, indexedWords, MAX_QUERY_LENGTH, parseQuery, QueryError, wordsOf, type ParsedQuery } from './query.js';
 export {
   documentIdFor,

@@ -11,6 +11,7 @@ import { parseQuery } from './query.js';
 import { documentIdFor, type IndexDocument, MAX_RESULT_WINDOW } from './searchIndex.js';
 import { testDocument } from './testing/documents.js';
 import { WORD_RULE_PHRASES, WORD_RULE_TEXT } from './testing/wordRule.js';
+import { INTERRUPTED_TEXT, PHRASES_NOT_READ_PAST, PHRASES_READ_PAST } from './testing/interruptions.js';
 
 async function addSite(db: Db, name: string): Promise<number> {
   const [row] = await db.query<{ id: number }>(`INSERT INTO sites (name, config) VALUES ($1, '{}') RETURNING id`, [name]);
@@ -100,6 +101,30 @@ for (const kind of ['pglite', 'postgres'] as const) {
       await index.upsert([doc('words', page, url, WORD_RULE_TEXT)]);
       for (const phrase of WORD_RULE_PHRASES) assert.equal((await search(`"${phrase}"`, ['words'])).total, 1, phrase);
       for (const query of ['"non business"', '"1 billion"', '"ABT 264"']) assert.equal((await search(query, ['words'])).total, 0, query);
+    });
+
+    test('finds a phrase across a caption, a credit or a dateline that interrupts the article, and marks it; not across three lines or a long one', async () => {
+      const url = 'http://127.0.0.1:1/seals.html';
+      const page = await addPage(db, await addSite(db, 'seals'), url);
+      await index.upsert([doc('seals', page, url, INTERRUPTED_TEXT)]);
+      for (const phrase of PHRASES_READ_PAST) assert.equal((await search(`"${phrase}"`, ['seals'])).total, 1, phrase);
+      for (const phrase of PHRASES_NOT_READ_PAST) assert.equal((await search(`"${phrase}"`, ['seals'])).total, 0, phrase);
+      const [hit] = (await search('"the harbour mouth the colony"', ['seals'])).hits;
+      assert.match(hit?.highlights[0] ?? '', /<mark>the harbour mouth\. Photo: J\. Doe The colony<\/mark>/);
+    });
+
+    test('a document indexed before bridges were stored gets them when the index starts, and is found across an interruption', async () => {
+      const url = 'http://127.0.0.1:1/older.html';
+      const page = await addPage(db, await addSite(db, 'older'), url);
+      await index.upsert([doc('older', page, url, INTERRUPTED_TEXT)]);
+      await db.query(`UPDATE search_documents SET bridge_words = NULL WHERE site = 'older'`);
+      const [phrase] = PHRASES_READ_PAST;
+      assert.equal((await search(`"${phrase}"`, ['older'])).total, 0, 'as migration 0020 leaves it');
+      assert.equal((await search('"harbour seals return"', ['older'])).total, 1, 'its main text still matches');
+      await new PostgresSearchIndex(db).ensureReady();
+      for (const found of PHRASES_READ_PAST) assert.equal((await search(`"${found}"`, ['older'])).total, 1, found);
+      const [row] = await db.query<{ without: number }>('SELECT count(*)::int AS without FROM search_documents WHERE bridge_words IS NULL');
+      assert.equal(row?.without, 0);
     });
 
     test('a search returns documents of the sites it lists only, and nothing for no site', async () => {

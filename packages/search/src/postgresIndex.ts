@@ -1,6 +1,7 @@
 import type { Queryable } from '@winnow/storage';
 import { highlight } from './highlight.js';
 import { indexedWords } from './query.js';
+import { bridgesOf } from './readPast.js';
 import { type IndexDocument, MAX_RESULT_WINDOW, type SearchIndex, type SearchRequest, type SearchResponse } from './searchIndex.js';
 
 /**
@@ -10,8 +11,10 @@ import { type IndexDocument, MAX_RESULT_WINDOW, type SearchIndex, type SearchReq
  * finds candidates through the GIN index, every word of every phrase and term with `&`, and each
  * phrase is then checked on `norm_text`, the main text's words one space apart, so that a quoted
  * phrase matches exactly its words in order. (Not the phrase operator: a tsvector's positions stop
- * at 16,383, and a phrase further into a long page could never match.) Documents are keyed by site
- * and URL (`documentIdFor`; migration 0002 re-keyed the rows of the URL-keyed scheme).
+ * at 16,383, and a phrase further into a long page could never match.) A phrase also matches inside
+ * one of the document's bridges (`bridgesOf`, migration 0020): across a caption or a dateline that
+ * interrupts the article. Documents are keyed by site and URL (`documentIdFor`; migration 0002
+ * re-keyed the rows of the URL-keyed scheme).
  */
 export class PostgresSearchIndex implements SearchIndex {
   readonly kind = 'postgres';
@@ -21,17 +24,38 @@ export class PostgresSearchIndex implements SearchIndex {
   async ensureReady(): Promise<void> {
     // The table belongs to the migrations; check it is there so a missing migration fails here.
     await this.db.query('SELECT 1 FROM search_documents LIMIT 1');
+    await this.#addMissingBridges();
+  }
+
+  /**
+   * Documents indexed before migration 0020 get their bridges, as Elasticsearch's documents get them
+   * by the re-index of a new document scheme; a batch at a time, and never over bridges an upsert
+   * wrote meanwhile. Once done, finding none is a lookup in an empty partial index.
+   */
+  async #addMissingBridges(): Promise<void> {
+    for (;;) {
+      const rows = await this.db.query<{ doc_id: string; main_text: string }>(
+        `SELECT doc_id, main_text FROM search_documents WHERE bridge_words IS NULL LIMIT ${BRIDGES_BATCH}`,
+      );
+      if (rows.length === 0) return;
+      await this.db.query(
+        `UPDATE search_documents AS document SET bridge_words = computed.bridge_words
+           FROM unnest($1::text[], $2::text[]) AS computed(doc_id, bridge_words)
+          WHERE document.doc_id = computed.doc_id AND document.bridge_words IS NULL`,
+        [rows.map((row) => row.doc_id), rows.map((row) => storedBridges(row.main_text))],
+      );
+    }
   }
 
   async upsert(documents: readonly IndexDocument[]): Promise<void> {
     if (documents.length === 0) return;
     await this.db.query(
-      `INSERT INTO search_documents (doc_id, page_id, site, url, title, main_text, template_version, extracted_at, title_words, main_words, page_title)
-       SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::timestamptz[], $9::text[], $10::text[], $11::text[])
+      `INSERT INTO search_documents (doc_id, page_id, site, url, title, main_text, template_version, extracted_at, title_words, main_words, page_title, bridge_words)
+       SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::timestamptz[], $9::text[], $10::text[], $11::text[], $12::text[])
        ON CONFLICT (doc_id) DO UPDATE SET page_id = excluded.page_id, site = excluded.site, url = excluded.url, title = excluded.title,
          page_title = excluded.page_title,
          main_text = excluded.main_text, template_version = excluded.template_version, extracted_at = excluded.extracted_at,
-         title_words = excluded.title_words, main_words = excluded.main_words, indexed_at = now()`,
+         title_words = excluded.title_words, main_words = excluded.main_words, bridge_words = excluded.bridge_words, indexed_at = now()`,
       [
         documents.map((doc) => doc.docId),
         documents.map((doc) => doc.pageId),
@@ -44,6 +68,7 @@ export class PostgresSearchIndex implements SearchIndex {
         documents.map((doc) => indexedWords(doc.title)),
         documents.map((doc) => indexedWords(doc.mainText)),
         documents.map((doc) => doc.pageTitle),
+        documents.map((doc) => storedBridges(doc.mainText)),
       ],
     );
   }
@@ -70,7 +95,10 @@ export class PostgresSearchIndex implements SearchIndex {
     ];
     const conditions = [
       `search_vector @@ (${tsqueries.join(' && ')})`,
-      ...request.query.phrases.map((words) => `norm_text LIKE ${param(`% ${words.join(' ')} %`)}`),
+      ...request.query.phrases.map((words) => {
+        const pattern = param(`% ${words.join(' ')} %`);
+        return `(norm_text LIKE ${pattern} OR bridge_words LIKE ${pattern})`;
+      }),
       `site = ANY(${param(request.sites)}::text[])`,
     ];
     const where = conditions.join(' AND ');
@@ -115,4 +143,13 @@ export class PostgresSearchIndex implements SearchIndex {
   async close(): Promise<void> {
     // The database belongs to whoever opened it.
   }
+}
+
+/** Documents given their bridges per statement when an older index is brought up to date. */
+const BRIDGES_BATCH = 500;
+
+/** A document's bridges as `bridge_words` stores them (migration 0020): ' | ' between two, a space at each end, '' for none. */
+function storedBridges(mainText: string): string {
+  const bridges = bridgesOf(mainText);
+  return bridges.length === 0 ? '' : ` ${bridges.join(' | ')} `;
 }

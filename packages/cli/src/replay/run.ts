@@ -37,7 +37,7 @@ import { clusterPages, decodeHtml } from '@winnow/extract';
 import { startExtractor } from '@winnow/extractor';
 import { startIndexer } from '@winnow/indexer';
 import { addSite, createLogger, openRuntime, pipelineStatus, type Runtime, search, startCrawl, waitForIdle } from '@winnow/runtime';
-import { wordsOf } from '@winnow/search';
+import { bridgesOf, wordsOf } from '@winnow/search';
 import { listStoredPages, loadRawPages } from '@winnow/storage';
 import { startTemplater } from '@winnow/templater';
 import { type ServedSite, serveSite } from './serve.js';
@@ -530,7 +530,10 @@ async function searchPhrases(
           }
           if (answer.found) {
             c.found++;
-            if (!holds) c.foundWithoutText++;
+            if (!holds) {
+              if (bridgesOf(replayed.searchText).some((bridge) => holdsRun(bridge, phrase.words))) c.foundPastInterruption++;
+              else c.foundWithoutText++;
+            }
           } else {
             const miss = explainContentMiss(phrase, replayed);
             countContentMiss(c, miss);

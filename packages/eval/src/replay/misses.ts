@@ -131,10 +131,12 @@ export function boilerplateMatchCause(
 /**
  * One site's (or a sum's) counts for one kind of phrase. inside/across: `found`, and the misses as
  * `extraction` (the indexed text lacks the phrase), `searchLayer` (it holds it) and `notIndexed`
- * (the page has no search document), and by `layers`; `foundWithoutText` found although the indexed
- * text lacks the run. boilerplate: `found` is a search that matched any page of the site,
- * `heldByIndex` a phrase some indexed page holds whether or not the search matched, `hiddenBySearch`
- * one held but not matched (a search-layer fault can hide boilerplate the index kept).
+ * (the page has no search document), and by `layers`; `foundPastInterruption` found where the
+ * indexed text has short lines between the phrase's halves (the search reads past them: `bridgesOf`
+ * in @winnow/search); `foundWithoutText` found although neither the indexed text nor a bridge holds
+ * the run. boilerplate: `found` is a search that matched any page of the site, `heldByIndex` a
+ * phrase some indexed page holds whether or not the search matched, `hiddenBySearch` one held but
+ * not matched (a search-layer fault can hide boilerplate the index kept).
  */
 export interface PhraseCounts {
   phrases: number;
@@ -142,6 +144,7 @@ export interface PhraseCounts {
   extraction: number;
   searchLayer: number;
   notIndexed: number;
+  foundPastInterruption: number;
   foundWithoutText: number;
   queryErrors: number;
   heldByIndex: number;
@@ -156,6 +159,7 @@ export function noCounts(): PhraseCounts {
     extraction: 0,
     searchLayer: 0,
     notIndexed: 0,
+    foundPastInterruption: 0,
     foundWithoutText: 0,
     queryErrors: 0,
     heldByIndex: 0,

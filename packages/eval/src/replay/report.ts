@@ -248,6 +248,8 @@ export function formatSearchReport(dataset: string, report: SearchReport, count:
     out.push(
       `(no inside or across phrase taken from ${report.pagesNotSampled.length} pages whose gold is not their text, as winnow eval's gold_mismatch: ${report.pagesNotSampled.join(', ')})`,
     );
+  const pastInterruption = report.all.inside.foundPastInterruption + report.all.across.foundPastInterruption;
+  if (pastInterruption > 0) out.push(`(${pastInterruption} phrases were found past a caption, credit or dateline the indexed text holds between their halves)`);
   const withoutText = report.all.inside.foundWithoutText + report.all.across.foundWithoutText;
   if (withoutText > 0) out.push(`(${withoutText} phrases were found although the page's indexed text does not hold their words as a run)`);
   out.push('\nmisses by the layer that lost them (inside / across):');
