@@ -78,7 +78,11 @@ describe('nothing listens beyond the configured API address', () => {
     };
     for (const service of ['api', 'crawler', 'templater', 'extractor', 'indexer']) {
       // '<service> started' is logged once the service has started: all it opens at start is open.
-      const started = (stderr: string) => stderr.includes(`"msg":"${service} started`);
+      let said = '';
+      const started = (stderr: string) => {
+        said = stderr;
+        return stderr.includes(`"msg":"${service} started`);
+      };
       const child = await startProcess(
         [serviceMain(service)],
         env,
@@ -87,6 +91,7 @@ describe('nothing listens beyond the configured API address', () => {
       try {
         const sockets = listeningSockets(child.pid as number).map((socket) => `${socket.protocol} ${socket.address}`);
         assert.deepEqual(sockets, service === 'api' ? [`tcp 127.0.0.1:${port}`] : [], service);
+        if (service === 'api') assert.match(said, /"level":40,.*"msg":"no operate token \(WINNOW_API_TOKEN=operate:<token>\)/, 'the API without a token says what it cannot do');
       } finally {
         await stop(child);
       }

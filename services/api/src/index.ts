@@ -29,12 +29,16 @@ export function refuseUnprotectedApi(env: Pick<Env, 'WINNOW_API_HOST' | 'WINNOW_
   }
 }
 
-/** Builds the API and listens, once `refuseUnprotectedApi` lets it. */
+/** What an API without an operate token cannot do: said however the API is started (`winnow up`, `winnow worker api`, its service). */
+export const NO_OPERATE_TOKEN = 'no operate token (WINNOW_API_TOKEN=operate:<token>): the operator routes answer 401 and the console cannot sign in';
+
+/** Builds the API and listens, once `refuseUnprotectedApi` lets it; warns when no token may operate. */
 export async function startApi(rt: Runtime, port = rt.env.WINNOW_API_PORT, host = rt.env.WINNOW_API_HOST): Promise<ApiService> {
   refuseUnprotectedApi(rt.env, host);
   const app = buildApi(rt, { host, port });
   const url = await app.listen({ port, host });
   rt.log.info({ url }, 'api listening');
+  if (!rt.env.WINNOW_API_TOKEN.some((token) => token.scope === 'operate')) rt.log.warn(NO_OPERATE_TOKEN);
   // Port 0 listens on a port chosen now: the note names the one bound.
   const bound = app.server.address();
   announceApi(rt, apiUrlFor(host, bound !== null && typeof bound === 'object' ? bound.port : port));

@@ -1,4 +1,4 @@
-import { type ApiService, refuseUnprotectedApi, startApi } from '@winnow/api';
+import { type ApiService, NO_OPERATE_TOKEN, refuseUnprotectedApi, startApi } from '@winnow/api';
 import { serve, startReconciler } from '@winnow/runtime';
 import { commandEnv } from '../commandEnv.js';
 import { openCommandRuntime, startWorkers, WORKERS } from '../pipeline.js';
@@ -23,9 +23,7 @@ export async function upCommand(): Promise<void> {
     ([api]) => {
       const { url } = api as ApiService;
       const index = rt.search.kind === 'elasticsearch' ? 'Elasticsearch' : 'the Postgres full-text index';
-      const noOperator = rt.env.WINNOW_API_TOKEN.some((token) => token.scope === 'operate')
-        ? ''
-        : 'no operate token (WINNOW_API_TOKEN=operate:<token>): the operator routes answer 401 and the console cannot sign in\n';
+      const noOperator = rt.env.WINNOW_API_TOKEN.some((token) => token.scope === 'operate') ? '' : `${NO_OPERATE_TOKEN}\n`;
       // One write: a reader waiting for the first line sees the second with it.
       process.stderr.write(
         `winnow is up: API on ${url} (metrics on ${url}/metrics, console on ${url}/console/), ${rt.env.DATABASE_URL ? 'Postgres' : 'embedded PGlite'}, ${rt.privateRedis ? 'a private redis-server' : 'Redis'}, ${index}\n${noOperator}`,
