@@ -29,6 +29,32 @@ describe('buildBlockTree', () => {
     for (const html of undeclared) assert.equal(buildBlockTree(html).discussion, false, html);
   });
 
+  it('tells a page that says it is an article or a product, by og:type, JSON-LD or microdata, from one that says neither', () => {
+    const article = [
+      '<html><head><meta property="og:type" content="article"></head><body><p>story</p></body></html>',
+      '<html><head><META content="article" PROPERTY="og:type"></head><body><p>story</p></body></html>',
+      '<html><head><script type="application/ld+json">{"@graph":[{"@type":"WebPage"},{"@type":"NewsArticle"}]}</script></head><body><p>story</p></body></html>',
+      '<div itemscope itemtype="https://schema.org/BlogPosting"><p>post</p></div>',
+      '<script type="application/ld+json">{"@type":["TechArticle","HowTo"]}</script><p>guide</p>',
+    ];
+    for (const html of article) assert.deepEqual(buildBlockTree(html).declares, { article: true, product: false }, html);
+    const product = [
+      '<html><head><meta property="og:type" content="product.item"></head><body><p>a lamp</p></body></html>',
+      '<html><head><meta property="og:type" content="og:product"></head><body><p>a lamp</p></body></html>',
+      '<script type="application/ld+json">{"@context":"https://schema.org/","@type":"Product","name":"Lamp"}</script><p>a lamp</p>',
+      '<div itemscope itemtype="http://schema.org/Product"><p>a lamp</p></div>',
+    ];
+    for (const html of product) assert.deepEqual(buildBlockTree(html).declares, { article: false, product: true }, html);
+    const neither = [
+      '<html><head><meta property="og:type" content="website"></head><body><p>our services</p></body></html>',
+      '<html><head><meta name="og:type" content="articles"></head><body><p>our services</p></body></html>',
+      '<script type="application/ld+json">{"@type":"Organization","name":"Product Article Ltd"}</script><p>about us</p>',
+      '<script>var page = {"@type":"Article"};</script><p>a script that is not JSON-LD</p>',
+      '<div itemscope itemtype="https://schema.org/ArticleList"><p>a list</p></div>',
+    ];
+    for (const html of neither) assert.deepEqual(buildBlockTree(html).declares, { article: false, product: false }, html);
+  });
+
   it("lists the blocks microdata marks as a post's text, in document order", () => {
     const tree = buildBlockTree(
       '<div itemprop="articleBody"><p>first post</p></div><div itemprop="name">title</div><div itemprop="text commentText">reply</div>',

@@ -79,6 +79,14 @@ export interface BlockTree {
    */
   readonly discussion: boolean;
   /**
+   * What else the page says it is for search engines: an article (schema.org's `Article` and its
+   * kinds, `NewsArticle`, `BlogPosting`..., or `og:type` `article`) or a product (`Product`, or
+   * `og:type` `product`), as an element's `itemtype`, a JSON-LD `@type` or the head's `<meta
+   * property="og:type">`. A page declaring neither (a service's landing page, a listing, a
+   * documentation page) may be read whole where an article would be read alone (`reader.ts`).
+   */
+  readonly declares: { readonly article: boolean; readonly product: boolean };
+  /**
    * The blocks the page's microdata marks as a posting's text (`itemprop="text"` or `articleBody`),
    * in document order: on a forum thread, the body of each post, as forum software marks them for
    * search engines (`reader/declaredPosts.ts`).
@@ -165,6 +173,16 @@ const DISCUSSION_ITEMTYPE = /schema\.org\/DiscussionForumPosting\b/i;
 /** schema.org's properties of a posting's or a comment's text, among an `itemprop`'s space-separated names. */
 const POST_TEXT_ITEMPROP = /(?:^|\s)(?:text|articleBody)(?:\s|$)/;
 const DISCUSSION_JSON_LD = /"@type"\s*:\s*\[?\s*"(?:https?:\/\/schema\.org\/)?DiscussionForumPosting"/;
+/** schema.org's article types (`BlogPosting`, `NewsArticle` and its kinds, `Report`...) and product types, as a type's name ends. */
+const ARTICLE_TYPE = '(?:\\w*Article|BlogPosting|LiveBlogPosting|Report)';
+const PRODUCT_TYPE = '(?:Product|ProductGroup|ProductModel|IndividualProduct)';
+const ARTICLE_ITEMTYPE = new RegExp(`schema\\.org/${ARTICLE_TYPE}(?:\\s|$)`, 'i');
+const PRODUCT_ITEMTYPE = new RegExp(`schema\\.org/${PRODUCT_TYPE}(?:\\s|$)`, 'i');
+const ARTICLE_JSON_LD = new RegExp(`"@type"\\s*:\\s*\\[?\\s*"(?:https?://schema\\.org/)?${ARTICLE_TYPE}"`);
+const PRODUCT_JSON_LD = new RegExp(`"@type"\\s*:\\s*\\[?\\s*"(?:https?://schema\\.org/)?${PRODUCT_TYPE}"`);
+/** Open Graph's `og:type` values of an article and of a product (`product`, `og:product`, `product.item`, `product.group`). */
+const ARTICLE_OG_TYPE = /^article$/i;
+const PRODUCT_OG_TYPE = /^(?:og:)?product(?:\.\w+)?$/i;
 
 const REVEALED_WARNING = 'the page shows almost no text until its scripts run: read with its <noscript> content and hidden elements';
 
@@ -210,6 +228,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   let fragmentLinkDepth = 0;
   let shownChars = 0;
   let discussion = false;
+  const declares = { article: false, product: false };
   const postTexts: Block[] = [];
   /** Inside a `<script type="application/ld+json">`, read for its `@type` though skipped as text. */
   let inJsonLd = false;
@@ -277,7 +296,16 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
         }
         if (ignored) return;
         // Read wherever they are, the head's scripts and hidden elements included.
-        if (!discussion && attribs.itemtype !== undefined) discussion = DISCUSSION_ITEMTYPE.test(attribs.itemtype);
+        if (attribs.itemtype !== undefined) {
+          discussion ||= DISCUSSION_ITEMTYPE.test(attribs.itemtype);
+          declares.article ||= ARTICLE_ITEMTYPE.test(attribs.itemtype);
+          declares.product ||= PRODUCT_ITEMTYPE.test(attribs.itemtype);
+        }
+        if (tag === 'meta' && attribs.property?.toLowerCase() === 'og:type' && attribs.content !== undefined) {
+          const type = attribs.content.trim();
+          declares.article ||= ARTICLE_OG_TYPE.test(type);
+          declares.product ||= PRODUCT_OG_TYPE.test(type);
+        }
         if (tag === 'script') inJsonLd = attribs.type?.toLowerCase().includes('ld+json') === true;
         if (skipDepth > 0) {
           skipDepth++;
@@ -333,7 +361,11 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
       },
       ontext(text) {
         if (headIsInnermost() && textEndsHead(text)) endHead();
-        if (inJsonLd && !discussion) discussion = DISCUSSION_JSON_LD.test(text);
+        if (inJsonLd) {
+          discussion ||= DISCUSSION_JSON_LD.test(text);
+          declares.article ||= ARTICLE_JSON_LD.test(text);
+          declares.product ||= PRODUCT_JSON_LD.test(text);
+        }
         if (skipDepth > 0) return;
         if (shownChars < COUNTED_CHARS) shownChars += nonSpaceChars(text);
         if (counter) {
@@ -391,15 +423,29 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   }
   // Blocks still open when the flat reading stopped the parser end with the page.
   for (let block: Block | null = current; block; block = block.parent) block.end = blocks.length;
-  return { tree: { root, blocks, warnings, pathMode, discussion, postTexts }, shownChars };
+  return { tree: { root, blocks, warnings, pathMode, discussion, declares, postTexts }, shownChars };
 }
 
 /**
  * The attributes `parseBlockTree` reads: `hidden` and `style` (`isHiddenElement`), `type`, `href`,
- * `id`, `class`, `role`, `itemtype` (`BlockTree.discussion`), `itemprop` (`BlockTree.postTexts`)
- * and an object's `data` (`isDisplayedObject`).
+ * `id`, `class`, `role`, `itemtype` (`BlockTree.discussion`, `BlockTree.declares`), `itemprop`
+ * (`BlockTree.postTexts`), a `<meta>`'s `property` and `content` (`og:type`) and an object's `data`
+ * (`isDisplayedObject`).
  */
-const READ_ATTRIBUTES: ReadonlySet<string> = new Set(['hidden', 'style', 'type', 'href', 'id', 'class', 'role', 'itemtype', 'itemprop', 'data']);
+const READ_ATTRIBUTES: ReadonlySet<string> = new Set([
+  'hidden',
+  'style',
+  'type',
+  'href',
+  'id',
+  'class',
+  'role',
+  'itemtype',
+  'itemprop',
+  'property',
+  'content',
+  'data',
+]);
 /** The lengths of their names. */
 const READ_NAME_LENGTHS: ReadonlySet<number> = new Set([...READ_ATTRIBUTES].map((name) => name.length));
 

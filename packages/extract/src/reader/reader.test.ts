@@ -30,7 +30,45 @@ const story = `<html><head><title>Council budget</title></head><body>
 </div>
 <footer><p>Copyright the Valley Courier, all rights reserved, registered in the county.</p></footer></body></html>`;
 
+/**
+ * A tour company's landing page: its `<main>` holds a header, the company's story in two long
+ * paragraphs, which the scoring takes alone, six tours of a heading and three short lines each, and
+ * a form.
+ */
+const tour = (name: string, ...lines: string[]) =>
+  `<section class="tour"><h2>${name}</h2><ul>${lines.map((line) => `<li>${line}</li>`).join('')}</ul></section>`;
+const landingPage = (head: string, main = 'main') => `<html><head><title>Harbour Tours</title>${head}</head><body>
+<nav><a href="/">Home</a> <a href="/tours">Tours</a> <a href="/contact">Contact</a></nav>
+<${main}><header><p>Book now and save ten percent on every tour</p></header>
+<section class="story"><h2>Our story</h2><p>${prose('harbour tour company')}</p><p>${prose('new ferry landing')}</p></section>
+${tour('Sunset cruise', 'Two hours on the water at dusk', 'Drinks and snacks included', 'Leaves the north pier at seven')}
+${tour('Island hopping', 'Three islands in one day', 'Lunch on the beach of the largest', 'Snorkelling gear to borrow')}
+${tour('Whale watching', 'Guides who know where whales feed', 'Heated cabin for cold mornings', 'Runs from April to October')}
+${tour('Fishing trips', 'Rods and bait on board', 'Half a day or a whole day', 'Your catch cleaned at the pier')}
+${tour('Lighthouse walk', 'A guided climb to the lamp room', 'Tea at the keeper cottage', 'Sturdy shoes recommended')}
+${tour('Seal colony', 'A quiet boat to the sandbanks', 'Binoculars for every guest', 'Pups to see in early summer')}
+<form><input type="email" placeholder="Your email"><button>Subscribe to our tour offers</button></form>
+</${main.split(' ')[0]}>
+<footer><p>Harbour Tours, registered in the county, all rights reserved.</p></footer></body></html>`;
+
 describe('reader', () => {
+  it("reads a page that says it is neither an article nor a product as its whole <main> when the reading holds under half of it; not an article's, a product's or a role=main block's", () => {
+    const whole = extractReader(landingPage('<meta property="og:type" content="website">'));
+    assertHas(whole.text, 'Our story', 'harbour tour company', 'new ferry landing', 'Sunset cruise', 'Two hours on the water', 'Seal colony', 'Pups to see');
+    assert.ok(whole.text.indexOf('new ferry landing') < whole.text.indexOf('Sunset cruise'), 'in document order');
+    assertLacks(whole.text, 'Book now and save', 'Subscribe to our tour offers', 'Home', 'registered in the county');
+    assert.ok(whole.warnings.includes("the reading is part of the page's <main>: read whole"), whole.warnings.join('; '));
+    for (const page of [
+      landingPage('<meta property="og:type" content="article">'),
+      landingPage('<script type="application/ld+json">{"@type":"Product","name":"Sunset cruise"}</script>'),
+      landingPage('', 'div role="main"'),
+    ]) {
+      const { text } = extractReader(page);
+      assertHas(text, 'harbour tour company', 'new ferry landing');
+      assertLacks(text, 'Sunset cruise', 'Seal colony');
+    }
+  });
+
   it('reads the story in order without navigation, caption, related links, teasers or footer', () => {
     const { text } = extractReader(story);
     assertHas(text, 'Council agrees budget', 'bridge repair', 'library extension', 'The full council report is published', 'road maintenance');
@@ -56,14 +94,28 @@ describe('reader', () => {
 <footer><p>Copyright the Valley Courier.</p></footer></body></html>`;
     const { text, warnings } = extractReader(front);
     assertHas(text, 'Harbour story number 1 makes', 'on day 12, in brief.');
-    assertLacks(text, 'Copyright', 'Home');
-    assert.ok(warnings.includes('no article: the page read as its listing'), warnings.join('; '));
-    assert.ok(!readings(buildBlockTree(front)).article.warnings.includes('no article: the page read as its listing'), 'the pipeline reads without');
-    // One paragraph of news (a long one) beside the same teasers is the page's article.
-    const story = front.replace('<main>', `<main><article><h1>Bridge closed</h1><p>${prose('bridge closure')}</p></article>`);
-    const read = extractReader(story).text;
-    assertHas(read, 'Bridge closed', 'bridge closure');
-    assertLacks(read, 'Harbour story number 1 makes');
+    assertLacks(text, 'Copyright', 'Home', 'We use cookies');
+    assert.ok(warnings.includes("the reading is part of the page's <main>: read whole"), warnings.join('; '));
+    // Without a <main>, the page read as its listing.
+    const withoutMain = front.replace('<main>', '<div class="content">').replace('</main>', '</div>');
+    const listing = extractReader(withoutMain);
+    assertHas(listing.text, 'Harbour story number 1 makes', 'on day 12, in brief.');
+    assertLacks(listing.text, 'Copyright', 'Home');
+    assert.ok(listing.warnings.includes('no article: the page read as its listing'), listing.warnings.join('; '));
+    assert.ok(!readings(buildBlockTree(withoutMain)).article.warnings.includes('no article: the page read as its listing'), 'the pipeline reads without');
+    // One paragraph of news (a long one) beside the same teasers is the page's article; in a <main>, on a page that says it is an article.
+    const story = withoutMain.replace(
+      '<div class="content">',
+      `<div class="content"><article><h1>Bridge closed</h1><p>${prose('bridge closure')}</p></article>`,
+    );
+    const declaredStory = front
+      .replace('<html>', '<html><head><meta property="og:type" content="article"></head>')
+      .replace('<main>', `<main><article><h1>Bridge closed</h1><p>${prose('bridge closure')}</p></article>`);
+    for (const page of [story, declaredStory]) {
+      const read = extractReader(page).text;
+      assertHas(read, 'Bridge closed', 'bridge closure');
+      assertLacks(read, 'Harbour story number 1 makes');
+    }
   });
 
   it('reads a short Chinese story, not the English footer of more letters than it has characters', () => {
