@@ -1,7 +1,8 @@
 /**
- * An article whose text a caption and its photo credit, a dateline and a long quotation interrupt,
- * the phrases both indexes must find in it across the short interruptions, and those they must
- * not: across three short lines, across a line of 25 words, and from its last line back to its first.
+ * An article whose text a dateline, a caption and its photo credit, three one-word lines and a line
+ * of 25 words interrupt; the phrases both indexes must find in it across the short interruptions, and
+ * those they must not: across three short lines, across the 25-word line, and from the text's last
+ * words into its first bridge (Elasticsearch stores both as values of one field).
  */
 export const INTERRUPTED_TEXT = [
   'Harbour seals return to the estuary',
