@@ -91,7 +91,8 @@ describe('nothing listens beyond the configured API address', () => {
       try {
         const sockets = listeningSockets(child.pid as number).map((socket) => `${socket.protocol} ${socket.address}`);
         assert.deepEqual(sockets, service === 'api' ? [`tcp 127.0.0.1:${port}`] : [], service);
-        if (service === 'api') assert.match(said, /"level":40,.*"msg":"no operate token \(WINNOW_API_TOKEN=operate:<token>\)/, 'the API without a token says what it cannot do');
+        if (service === 'api')
+          assert.match(said, /"level":40,.*"msg":"no operate token \(WINNOW_API_TOKEN=operate:<token>\)/, 'the API without a token says what it cannot do');
       } finally {
         await stop(child);
       }
