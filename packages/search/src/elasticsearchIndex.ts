@@ -59,11 +59,12 @@ interface StoredDocument {
 }
 
 /**
- * The document scheme an index holds, recorded in its mapping's `_meta` (`winnow_document_scheme`):
- * what its ids mean and its mapping. 1 (no `_meta`): ids per URL. 2: ids per site and URL
- * (`documentIdFor`). 3: queries match `main_words`. 4: `title` is the article's headline, `page_title` the
- * page's `<title>`. 5: `main_words` also holds the bridges. `ensureReady` re-indexes an index of an older
- * scheme; raise this whenever a change to `INDEX_BODY` or to the ids needs the documents copied again.
+ * The document scheme an index holds, recorded in its mapping's `_meta`
+ * (`winnow_document_scheme`): what its ids mean and its mapping. 1 (no `_meta`): ids per URL. 2:
+ * ids per site and URL (`documentIdFor`). 3: queries match `main_words`. 4: `title` is the
+ * article's headline, `page_title` the page's `<title>`. 5: `main_words` also holds the bridges.
+ * `ensureReady` re-indexes an index of an older scheme; raise this whenever a change to
+ * `INDEX_BODY` or to the ids needs the documents copied again.
  */
 export const DOCUMENT_SCHEME = 5;
 
@@ -77,10 +78,10 @@ export const DOCUMENT_SCHEME = 5;
  * words are one field in document order, so a phrase across two consecutive blocks matches; they
  * are left out of `_source`, which keeps the main text the hits show. The field's further values
  * are the bridges across a caption or a dateline that interrupts the article (`bridgesOf`), one
- * each: a text field's values stand 100 positions apart, so a phrase matches inside the main text's
- * words or inside one bridge, never across two, and one phrase query asks both (a second field
- * asked beside it held a bare `_search` to 0.60-0.76 of its throughput). `main_text` stays `standard`-analysed: while an index of scheme 2 is copied,
- * queries also name its fields.
+ * each: a text field's values stand 100 positions apart, so a phrase matches inside the main
+ * text's words or inside one bridge, never across two, and one phrase query asks both (a second
+ * field asked beside it held a bare `_search` to 0.60-0.76 of its throughput). `main_text` stays
+ * `standard`-analysed: while an index of scheme 2 is copied, queries also name its fields.
  */
 export const INDEX_BODY = (replicas: number, shards = 1) => ({
   settings: {

@@ -27,14 +27,15 @@ export const BRIDGE_SIDE_WORDS = 12;
  * keeps those lines for the phrases in them.
  *
  * Why: the main text keeps captions and datelines that the article's text runs past on the page,
- * and on the replayed datasets (`winnow eval --replay`, seed 1) many phrases across two consecutive
- * lines of the article that the search did not find had such lines between their halves (38 of 91
- * on daniel, 32 of 148 on dragnet, 3 of 3 on cleanportaleval): found across-line phrases rose from 0.897 to 0.927 on daniel, 0.852 to 0.877 on dragnet and 0.975
- * to 1.000 on cleanportaleval, with inside-line and boilerplate phrases unchanged
- * (docs/evaluation.md). A bridge joins two lines that are both in the main text, so no phrase of
- * the page's boilerplate can match one that the main text did not already hold. The price is a
- * phrase that runs past a short line the page shows between its halves: it matches though it is not
- * written so, inside the same article.
+ * and on the replayed datasets (`winnow eval --replay`, seed 1) many phrases across two
+ * consecutive lines of the article that the search did not find had such lines between their
+ * halves (38 of 91 on daniel, 32 of 148 on dragnet, 3 of 3 on cleanportaleval): found across-line
+ * phrases rose from 0.897 to 0.927 on daniel, 0.852 to 0.877 on dragnet and 0.975 to 1.000 on
+ * cleanportaleval, with inside-line and boilerplate phrases unchanged (docs/evaluation.md). A
+ * bridge joins two lines that are both in the main text, so no phrase of the page's boilerplate
+ * can match one that the main text did not already hold. The price is a phrase that runs past a
+ * short line the page shows between its halves: it matches though it is not written so, inside the
+ * same article.
  */
 export function bridgesOf(mainText: string): string[] {
   const lines = mainText

@@ -349,7 +349,8 @@ describe('pipeline', () => {
 
   it('reads a listing that no layout of the template fits as its list of teasers, as the reader does', () => {
     const template = oneLayoutTemplate(['HTML.BODY.ARTICLE.P', 'HTML.BODY.ARTICLE.H1'], ['HTML.BODY.ARTICLE.P']);
-    // Its only paragraph is a cookie notice: without the listing rule, the page was indexed as that. (No <main>: one would be read whole.)
+    // Its only paragraph is a cookie notice: without the listing rule, the page was indexed as that.
+    // (No <main>: one would be read whole.)
     const teaser = (n: number) =>
       `<div class="card"><a href="/story/${n}"><h3>Harbour story number ${n} makes the evening news</h3><span>The ferry, the market and the mill on day ${n}.</span></a></div>`;
     const front = `<html><body><div class="consent"><p>We use cookies to give you the best online experience.</p></div><div class="content"><div class="grid">${Array.from({ length: 12 }, (_, i) => teaser(i + 1)).join('')}</div></div></body></html>`;

@@ -103,7 +103,8 @@ describe('reader', () => {
     assertLacks(listing.text, 'Copyright', 'Home');
     assert.ok(listing.warnings.includes('no article: the page read as its listing'), listing.warnings.join('; '));
     assert.ok(!readings(buildBlockTree(withoutMain)).article.warnings.includes('no article: the page read as its listing'), 'the pipeline reads without');
-    // One paragraph of news (a long one) beside the same teasers is the page's article; in a <main>, on a page that says it is an article.
+    // One paragraph of news (a long one) beside the same teasers is the page's article; in a <main>,
+    // on a page that says it is an article.
     const story = withoutMain.replace(
       '<div class="content">',
       `<div class="content"><article><h1>Bridge closed</h1><p>${prose('bridge closure')}</p></article>`,

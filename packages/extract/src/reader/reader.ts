@@ -95,10 +95,10 @@ export interface ReadingOptions {
 /** A page's two readings (`readings`); the same result twice unless the page read alone is its `<main>` or its listing. */
 export interface Readings {
   /**
-   * The page read as an article, never as its listing or its `<main>`: what the pipeline's self-check compares with
-   * its template. Beside a template, two news sites' one-paragraph stories (poynter.org,
-   * jezebel.com) read as listings overruled the template, and dragnet's k-fold lcs F1 fell from
-   * 0.9681 to 0.9664.
+   * The page read as an article, never as its listing or its `<main>`: what the pipeline's
+   * self-check compares with its template. Beside a template, two news sites' one-paragraph
+   * stories (poynter.org, jezebel.com) read as listings overruled the template, and dragnet's
+   * k-fold lcs F1 fell from 0.9681 to 0.9664.
    */
   readonly article: ExtractionResult;
   /**
