@@ -172,12 +172,12 @@ describe('winnow, called wrongly or asked for help', () => {
     const mistakes: [args: string[], error: string, help: string][] = [
       [
         ['sites', 'add', 'tide', '--seed', 'https://tide.example/', '--delay-ms', 'abc'],
-        "error: option '--delay-ms <n>' argument 'abc' is invalid. expected a non-negative integer",
+        "winnow: option '--delay-ms <n>' argument 'abc' is invalid. expected a non-negative integer",
         'winnow sites add --help',
       ],
-      [['crawl', 'tide', '--delay-ms', '5'], "error: unknown option '--delay-ms'", 'winnow crawl --help'],
-      [['sites', 'nosuch'], "error: unknown command 'nosuch'", 'winnow sites --help'],
-      [['search'], "error: missing required argument 'query'", 'winnow search --help'],
+      [['crawl', 'tide', '--delay-ms', '5'], "winnow: unknown option '--delay-ms'", 'winnow crawl --help'],
+      [['sites', 'nosuch'], "winnow: unknown command 'nosuch'", 'winnow sites --help'],
+      [['search'], "winnow: missing required argument 'query'", 'winnow search --help'],
     ];
     for (const [args, error, help] of mistakes) {
       await assert.rejects(winnow(...args), (failure: { code?: number; stdout?: string; stderr?: string }) => {

@@ -443,10 +443,12 @@ function isHelp(error: CommanderError): boolean {
 
 /**
  * After a mistake commander finds (an unknown option, a bad value, a missing argument), one line
- * naming the command's `--help`, under the error: the whole help would bury the error.
+ * naming the command's `--help`, under the error: the whole help would bury the error. The error
+ * starts `winnow:` as every other error of the command line does (`main.ts`), not commander's `error:`.
  */
 function pointToHelpAfterErrors(command: Command): void {
   command.showHelpAfterError(`(see \`${commandPath(command)} --help\`)`);
+  command.configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'winnow: ')) });
   for (const subcommand of command.commands) pointToHelpAfterErrors(subcommand);
 }
 
