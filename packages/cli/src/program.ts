@@ -432,7 +432,7 @@ export function buildProgram(): Command {
     methodOption.description = `one of: ${EVAL_METHOD_NAMES.join(', ')} (not with --replay)`;
   });
 
-  pointToHelpAfterErrors(program);
+  formatUsageErrors(program);
   return program;
 }
 
@@ -442,14 +442,14 @@ function isHelp(error: CommanderError): boolean {
 }
 
 /**
- * After a mistake commander finds (an unknown option, a bad value, a missing argument), one line
- * naming the command's `--help`, under the error: the whole help would bury the error. The error
- * starts `winnow:` as every other error of the command line does (`main.ts`), not commander's `error:`.
+ * A mistake commander finds (an unknown option, a bad value, a missing argument) is told as every
+ * other error of the command line is (`winnow: …`, `main.ts`), not as commander's `error: …`, with
+ * one line under it naming the command's `--help`: the whole help would bury the error.
  */
-function pointToHelpAfterErrors(command: Command): void {
+function formatUsageErrors(command: Command): void {
   command.showHelpAfterError(`(see \`${commandPath(command)} --help\`)`);
   command.configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'winnow: ')) });
-  for (const subcommand of command.commands) pointToHelpAfterErrors(subcommand);
+  for (const subcommand of command.commands) formatUsageErrors(subcommand);
 }
 
 /** `winnow sites add`: the command's name after those of the commands it belongs to. */
