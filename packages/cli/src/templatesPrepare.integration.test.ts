@@ -66,7 +66,7 @@ describe('winnow templates prepare, embedded (the real CLI)', () => {
       for (const [args, code, message] of [
         [['show', 'gazette', '--version', '999'], 1, `winnow: gazette has no template version 999; its versions are 1 to ${version}\n`],
         [['diff', 'gazette', '1', '--page-type', '/nope'], 1, /^winnow: gazette has no page type "\/nope" in version 1 or \d+; their page types: /],
-        [['diff', 'gazette', '0'], 2, /^error: command-argument value '0' is invalid for argument 'from'/],
+        [['diff', 'gazette', '0'], 2, /^winnow: command-argument value '0' is invalid for argument 'from'/],
       ] as const) {
         await assert.rejects(winnow('templates', ...args), (error: { code?: number; stderr?: string }) => {
           assert.equal(error.code, code, args.join(' '));
