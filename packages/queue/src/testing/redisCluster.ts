@@ -1,10 +1,11 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
 import { freePort } from '@winnow/containers/freePort';
+import { Redis } from 'ioredis';
+import { launchOnFreePort } from './redisServer.js';
 
 export interface RedisClusterServer {
   /** One node's URL: a seed for `WINNOW_REDIS_MODE=cluster`. */
@@ -18,7 +19,8 @@ export interface RedisClusterServer {
  * A real Redis Cluster of `masters` Debian `redis-server`s in cluster mode on 127.0.0.1, no
  * replicas, nothing persisted: free client and cluster-bus ports picked here (the bus port is set
  * with `cluster-port`, since client port + 10000 may not exist), the 16384 slots split by
- * `redis-cli --cluster create`, and ready once every node reports `cluster_state:ok`.
+ * `redis-cli --cluster create`, and ready once every node reports `cluster_state:ok`. A node that
+ * could not listen (a port taken since `freePort`) is started again on other ports.
  */
 export async function startRedisCluster(masters = 3): Promise<RedisClusterServer> {
   const dir = await mkdtemp(join(tmpdir(), 'winnow-redis-cluster-'));
@@ -29,7 +31,7 @@ export async function startRedisCluster(masters = 3): Promise<RedisClusterServer
       children.map(async (child) => {
         if (child.exitCode !== null || child.signalCode !== null) return;
         const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
+        child.kill('SIGKILL'); // as in a crash, and at once: see `startRedisServer`'s stop
         await exited;
       }),
     );
@@ -37,21 +39,13 @@ export async function startRedisCluster(masters = 3): Promise<RedisClusterServer
   };
   try {
     for (let i = 0; i < masters; i++) {
-      const port = await freePort();
-      const busPort = await freePort();
-      ports.push(port);
-      children.push(
-        spawn(
-          'redis-server',
-          [
-            ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-            ...['--cluster-enabled', 'yes', '--cluster-port', String(busPort), '--cluster-config-file', `nodes-${port}.conf`],
-          ],
-          { stdio: 'ignore' },
-        ),
-      );
+      const node = await launchOnFreePort(async (port) => {
+        const busPort = await freePort();
+        return ['--dir', dir, '--cluster-enabled', 'yes', '--cluster-port', String(busPort), '--cluster-config-file', `nodes-${port}.conf`];
+      });
+      children.push(node.child);
+      ports.push(node.port);
     }
-    for (const port of ports) await waitUntil(port, async (client) => (await client.ping()) === 'PONG');
     const nodes = ports.map((port) => `127.0.0.1:${port}`);
     await promisify(execFile)('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes']);
     for (const port of ports) await waitUntil(port, async (client) => (await client.cluster('INFO')).includes('cluster_state:ok'));
@@ -62,7 +56,7 @@ export async function startRedisCluster(masters = 3): Promise<RedisClusterServer
   }
 }
 
-/** Asks the node on `port` until `ready` says yes (a node answers before it is listening, then before the cluster agrees). */
+/** Asks the node on `port` until `ready` says yes (a node answers before the cluster agrees). */
 async function waitUntil(port: number, ready: (client: Redis) => Promise<boolean>): Promise<void> {
   const client = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   client.on('error', () => undefined);

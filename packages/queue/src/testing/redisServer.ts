@@ -12,17 +12,20 @@ export interface RedisServer {
 /**
  * A real `redis-server` on 127.0.0.1 for tests that run several processes against one Redis
  * (the private Redis of the embedded default listens on a Unix socket only its process knows).
- * Nothing is persisted: `restart()` brings back an empty server on the same port, as a Redis
- * without persistence comes back after a crash. With `WINNOW_TEST_CONTAINERS` set
+ * `stop()` kills it. Nothing is persisted: `restart()` brings back an empty server on the same
+ * port, as a Redis without persistence comes back after a crash. With `WINNOW_TEST_CONTAINERS` set
  * (`pnpm test:containers`), the server runs in a container instead.
  */
 export async function startRedisServer(): Promise<RedisServer> {
   if (process.env.WINNOW_TEST_CONTAINERS) return startRedisContainerServer(await freePort());
   let { port, child } = await launchOnFreePort();
+  // Killed, as in a crash (and as `docker stop -t 0` ends the container): a server told to shut
+  // down serves on until its next cron tick, up to 100 ms, and a client reconnecting 50 ms after
+  // losing it saw it back for a moment, so a test of one outage saw two.
   const stop = async () => {
-    if (child.exitCode !== null) return;
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
+    child.kill('SIGKILL');
     await exited;
   };
   return {
@@ -65,12 +68,21 @@ async function startRedisContainerServer(port: number): Promise<RedisServer> {
   };
 }
 
-/** A port is free when `freePort` answers, not necessarily a moment later: test files run side by side, so a taken one is given up for another. */
-async function launchOnFreePort(): Promise<{ port: number; child: ChildProcess }> {
+/**
+ * What a server is started with besides its port and address: nothing more for a lone server, a
+ * cluster node's settings (which name its own ports and files) for a node of a cluster.
+ */
+export type ServerArguments = (port: number) => Promise<string[]> | string[];
+
+/**
+ * A server on a free port. A port is free when `freePort` answers, not necessarily a moment later:
+ * test files run side by side, so a server that could not listen is started again on another one.
+ */
+export async function launchOnFreePort(more: ServerArguments = () => []): Promise<{ port: number; child: ChildProcess }> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     try {
-      return { port, child: await launch(port) };
+      return { port, child: await launch(port, await more(port)) };
     } catch (error) {
       if (attempt === 3) throw error;
     }
@@ -78,8 +90,8 @@ async function launchOnFreePort(): Promise<{ port: number; child: ChildProcess }
 }
 
 /** Starts a server on `port` and waits until it answers (up to 30 s: a loaded machine starts processes slowly). */
-async function launch(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+async function launch(port: number, more: string[] = []): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...more], { stdio: 'ignore' });
   const until = Date.now() + 30_000;
   for (;;) {
     // Exited: it could not listen (another process took the port since `freePort`), and whatever answers there is not this server.
