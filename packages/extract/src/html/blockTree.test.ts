@@ -124,6 +124,16 @@ describe('buildBlockTree', () => {
     assert.equal(brief.length, 1, `hidden menus that do not double the text stay hidden:\n${brief.join('\n')}`);
   });
 
+  it('ends a <noscript> at its end tag whatever it holds, as a browser that runs scripts does: an iframe without an end tag in it does not swallow the page', () => {
+    const gtm = '<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X" height="0" width="0" style="display: none" /></noscript>';
+    assert.deepEqual(texts(`<body>${gtm}<p>The article after the snippet.</p></body>`), ['The article after the snippet.']);
+    assert.deepEqual(texts(`<body><noscript><xmp>x</noscript><p>After an unclosed xmp.</p></body>`), ['After an unclosed xmp.']);
+    // Outside a <noscript> an iframe is raw text up to its end tag, as in a browser: its fallback markup is no element.
+    assert.deepEqual(texts('<body><iframe src="x"><p>fallback</p></iframe><p>After the frame.</p></body>'), ['After the frame.']);
+    // A script inside a <noscript> stays raw text: its "</p><p>" is no markup.
+    assert.deepEqual(texts('<body><noscript><script>var a = "</p><p>no text";</script></noscript><p>After.</p></body>'), ['After.']);
+  });
+
   it('skips scripts, styles, the head and hidden elements, but counts scripts as features', () => {
     const tree = buildBlockTree(
       '<head><title>T</title></head><body><div>shown<script>var hidden = 1;</script><style>p{}</style>' +

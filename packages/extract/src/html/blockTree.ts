@@ -2,7 +2,7 @@ import { Parser, type QuoteType } from 'htmlparser2';
 import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS, SKIPPED_TAGS } from './blockTags.js';
 import { isIgnoredInHead, startTagEndsHead, textEndsHead } from './documentHead.js';
 import { elementClosedBy, type OpenElements } from './impliedEnds.js';
-import { FastTokenizer } from './fastTokenizer.js';
+import { PageTokenizer } from './pageTokenizer.js';
 import { isHiddenElement, showsNoText } from './hidden.js';
 import { checkedHtml, flatReadingWarning, flatText } from './input.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
@@ -406,7 +406,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
         }
       },
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, Tokenizer: FastTokenizer },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, Tokenizer: PageTokenizer },
   );
   parser.write(html);
   if (flatFrom >= 0) {

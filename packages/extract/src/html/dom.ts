@@ -5,6 +5,7 @@ import { elementClosedBy, type OpenElements } from './impliedEnds.js';
 import { isHiddenElement, showsNoText } from './hidden.js';
 import { checkedHtml, flatReadingWarning, flatText } from './input.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
+import { PageTokenizer } from './pageTokenizer.js';
 import { collapseWhitespace } from './whitespace.js';
 
 /** A node of the compact DOM the single-page methods read: an element or a text node. */
@@ -110,7 +111,7 @@ export function buildDom(html: string, limits: Partial<Limits> = {}): { root: Do
         else if (kind === 'open' && current.parent) current = current.parent;
       },
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, Tokenizer: PageTokenizer },
   );
   parser.write(html);
   if (flatFrom >= 0) {

@@ -17,6 +17,12 @@ describe('placeStreamedSegments', () => {
     );
   });
 
+  it("places the segments after Google Tag Manager's <noscript> iframe written without an end tag", () => {
+    const gtm = '<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X" height="0" width="0" /></noscript>';
+    const page = `<main><!--$?--><template id="B:0"></template><!--/$--></main>${gtm}<div hidden id="S:0">${story('pier')}</div>`;
+    assert.equal(placeStreamedSegments(page), `<main><!--$?-->${story('pier')}<!--/$--></main>${gtm}`);
+  });
+
   it('fills placeholders inside segments, and ends a fallback at its own closing comment, not a nested one', () => {
     const page = `<main><!--$?--><template id="B:0"></template><div><!--$--><p>Nested fallback</p><!--/$--></div><p>Still fallback</p><!--/$--><p>After</p></main>
 <div hidden id="S:0"><h1>Title</h1><template id="P:1"></template></div><div hidden id="S:1">${story('harbour')}</div>`;

@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { FastTokenizer } from './fastTokenizer.js';
+import { PageTokenizer } from './pageTokenizer.js';
 
 /** React's markers: a finished segment `<div hidden id="S:1f">`, and the slots it fills, `B:1f` (a Suspense boundary) or `P:1f`. */
 const SEGMENT_ID = /^S:([0-9a-f]+)$/;
@@ -138,7 +138,7 @@ export function placeStreamedSegments(html: string, maxOpenElements: number): st
         }
       },
     },
-    { Tokenizer: FastTokenizer },
+    { Tokenizer: PageTokenizer },
   );
   try {
     parser.end(html);
