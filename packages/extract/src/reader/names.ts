@@ -103,6 +103,11 @@ export function isCommentsName(hint: string): boolean {
   return hint !== '' && COMMENTS.test(hint) && !CONTENT.test(hint);
 }
 
+/** True when a name counts against its block for the word `widget` alone. */
+export function isWidgetName(hint: string): boolean {
+  return hint.includes('widget') && !NEGATIVE.test(hint.replaceAll('widget', ''));
+}
+
 /** The score a block's id and class add to its content score: ±25 for each of them. */
 export function nameWeight(hint: string): number {
   if (hint === '') return 0;

@@ -146,6 +146,17 @@ describe('reader', () => {
     assertLacks(text, 'Copyright Valley Council');
   });
 
+  it("keeps a widget box between the article's paragraphs when it holds prose of its own, and drops one that holds none", () => {
+    const award = (topic: string) =>
+      `<div class="c-product-widget c-product-widget--big"><h3>Best ${topic}</h3><div class="c-product-widget__text"><p>${prose(topic)}</p></div></div>`;
+    const quotes =
+      '<div class="marketdata-widget"><h2><a href="/m">Market data</a></h2><table><tr><td>Harbour Index</td><td>10.41</td><td>-0.19</td><td>-1.79</td></tr></table></div>';
+    const page = `<html><body><main><div class="feature"><h1>Best of the year</h1><p>${prose('awards jury')}</p>${award('dishwasher')}${award('kettle')}${quotes}<p>${prose('next year')}</p></div></main></body></html>`;
+    const { text } = extractReader(page);
+    assertHas(text, 'awards jury', 'Best dishwasher', 'The dishwasher was discussed', 'The kettle was discussed', 'next year');
+    assertLacks(text, 'Harbour Index', 'Market data');
+  });
+
   it('does not read "overflow-hidden" as hidden, nor a layout wrapper named after its sidebar as a sidebar', () => {
     const page = `<html><body><div class="o-layout has-sidebar"><main class="overflow-x-hidden"><h1>Harbour plans</h1><p>${prose('harbour plan')}</p><p>${prose('ferry pier')}</p></main>
 <aside class="sidebar"><ul><li><a href="/1">Most read: the new ferry timetable for the summer</a></li><li><a href="/2">Most read: a guide to the harbour walk</a></li></ul></aside></div></body></html>`;
