@@ -175,6 +175,18 @@ describe('reader', () => {
     assertLacks(text, 'Copyright Allotment Forum');
   });
 
+  it('reads the post of a thread wrapped in a moderation form, and still sets aside such a form on a page that is no thread', () => {
+    // The cookie dialog, set aside, still counts in the page's text: the form holds under a quarter of it.
+    const post =
+      '<article class="cPost"><input type="checkbox" name="multimod[1]"><p>Member 1 wrote that the case has two small holes below the power supply, and asked whether they are for cable ties.</p></article>';
+    const consent = `<div role="dialog" class="cookie-preferences">${`<p>${prose('cookie consent')}</p>`.repeat(4)}</div>`;
+    const page = (head: string) =>
+      `<html><head>${head}</head><body><main><h1>New PC case</h1><form action="/moderate">${post}</form></main>${consent}</body></html>`;
+    const thread = page('<script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"New PC case"}</script>');
+    assertHas(extractReader(thread).text, 'Member 1 wrote');
+    assertLacks(extractReader(page('')).text, 'Member 1 wrote');
+  });
+
   it('reads the replies of a page that says it is a forum thread, named as comments or not', () => {
     const reply = (n: number) =>
       `<article class="comment" itemprop="comment"><div class="comment-body"><p>Member ${n} replied that the night bus should stop at the hospital too, since the nurses on the late shift walk to the station in the dark every evening.</p></div></article>`;
