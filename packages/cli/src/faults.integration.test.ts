@@ -154,7 +154,11 @@ describe('faults: Postgres stopped 30 s, then Redis flushed, mid-crawl (every se
     assert.deepEqual([row?.failedExtract, row?.failedIndex], [0, 0]);
     assert.deepEqual(status.failedJobs, []);
     assert.deepEqual(status.failedPages, []);
-    for (const [queue, counts] of Object.entries(status.queues)) assert.equal(counts.waiting + counts.active, 0, `queue ${queue}`);
+    // The reconciler's own run, scheduled every 2 s here, may be waiting or running when /status
+    // answers (after the idle check above saw none): one at most, and no other job anywhere.
+    for (const [queue, counts] of Object.entries(status.queues)) {
+      assert.ok(counts.waiting + counts.active <= (queue === 'reconcile' ? 1 : 0), `queue ${queue}: ${JSON.stringify(counts)}`);
+    }
     assert.ok(status.reconciler, 'the reconciler has run and says what it found');
 
     for (const service of services) service.child.kill('SIGTERM');
