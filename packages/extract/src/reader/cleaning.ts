@@ -92,9 +92,11 @@ function readsAsNoise(tree: BlockTree, block: Block, measures: SubtreeMeasures, 
   const { blocks } = tree;
   const name = chosenName(tree, block);
   const weight = nameWeight(name);
+  // Named against: dropped before its subtree is counted, unless a widget holding prose of its own.
+  if (weight < 0 && !(isWidgetName(name) && holdsProse(block, prose))) return true;
   const counts = countsLeft(blocks, block, measures, dropped);
   const density = counts.textChars === 0 ? 0 : counts.linkChars / counts.textChars;
-  if (weight < 0) return !(isWidgetName(name) && holdsProse(block, prose) && isSectionOfProse(block, counts, density, prose));
+  if (weight < 0) return !isSectionOfProse(block, counts, density, prose);
   if (counts.commas >= PROSE_COMMAS) return false;
   const isList = block.tag === 'ul' || block.tag === 'ol' || (counts.chars > 0 && counts.listChars / counts.chars > LIST_SHARE);
   const headingShare = counts.chars === 0 ? 0 : counts.headingChars / counts.chars;
