@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '@winnow/containers/freePort';
 import { Redis } from 'ioredis';
-import { launchOnFreePort } from './redisServer.js';
+import { killServer, launchOnFreePort } from './redisServer.js';
 
 export interface RedisClusterServer {
   /** One node's URL: a seed for `WINNOW_REDIS_MODE=cluster`. */
@@ -27,14 +27,7 @@ export async function startRedisCluster(masters = 3): Promise<RedisClusterServer
   const children: ChildProcess[] = [];
   const ports: number[] = [];
   const stop = async () => {
-    await Promise.all(
-      children.map(async (child) => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGKILL'); // as in a crash, and at once: see `startRedisServer`'s stop
-        await exited;
-      }),
-    );
+    await Promise.all(children.map(killServer));
     await rm(dir, { recursive: true, force: true });
   };
   try {

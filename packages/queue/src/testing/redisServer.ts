@@ -19,15 +19,7 @@ export interface RedisServer {
 export async function startRedisServer(): Promise<RedisServer> {
   if (process.env.WINNOW_TEST_CONTAINERS) return startRedisContainerServer(await freePort());
   let { port, child } = await launchOnFreePort();
-  // Killed, as in a crash (and as `docker stop -t 0` ends the container): a server told to shut
-  // down serves on until its next cron tick, up to 100 ms, and a client reconnecting 50 ms after
-  // losing it saw it back for a moment, so a test of one outage saw two.
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  };
+  const stop = () => killServer(child);
   return {
     url: `redis://127.0.0.1:${port}`,
     stop,
@@ -66,6 +58,19 @@ async function startRedisContainerServer(port: number): Promise<RedisServer> {
       container = await startRedisContainer({ port });
     },
   };
+}
+
+/**
+ * Kills a server and waits until it has exited; nothing when it has already. Killed, as in a crash
+ * (and as `docker stop -t 0` ends a container): a server told to shut down serves on until its
+ * next cron tick, up to 100 ms, and a client reconnecting 50 ms after losing it saw it back for a
+ * moment, so a test of one outage saw two. A killed process has a `signalCode`, not an `exitCode`.
+ */
+export async function killServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
 }
 
 /**
