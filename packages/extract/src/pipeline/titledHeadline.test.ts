@@ -60,4 +60,19 @@ describe('titledHeadline', () => {
     assert.equal(titledHeadline(site, 'Blue Heron: Backwards', body, isSiteLine), undefined);
     assert.equal(titledHeadline(site, 'Blue Heron: Backwards', body, () => false)?.text, 'Blue Heron');
   });
+
+  it('puts the headline first when the story opens by repeating it in a sentence, not when the text has it as a line', () => {
+    const story = buildBlockTree(
+      '<body><h1>Three new stations for the city metro</h1><div class="photo">Photo: the agency</div>' +
+        '<p>Three new stations for the city metro open this year. The city plans to build eight kilometres of lines, the mayor said.</p></body>',
+    );
+    const opening = line(
+      'Three new stations for the city metro open this year. The city plans to build eight kilometres of lines, the mayor said.',
+      'HTML.BODY.P',
+    );
+    const metroTitle = 'Three new stations for the city metro | The Gazette';
+    assert.equal(titledHeadline(story, metroTitle, [opening])?.text, 'Three new stations for the city metro');
+    const labelled = line('Three new stations for the city metro (video)', 'HTML.BODY.H2');
+    assert.equal(titledHeadline(story, metroTitle, [labelled, opening]), undefined);
+  });
 });

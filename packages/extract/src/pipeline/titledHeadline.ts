@@ -66,7 +66,18 @@ export function titledHeadline(
     const score = naming(line.text);
     if (score > bestScore) [best, bestScore] = [line, score];
   }
-  return best && !text.some((block) => block.text.includes(best.text)) ? best : undefined;
+  return best && !text.some((block) => holdsHeadline(block.text, best.text)) ? best : undefined;
+}
+
+/**
+ * Whether a line of the text is the headline already: it holds the headline's text and is not
+ * twice its length. A story whose first sentence repeats its headline word for word (rus.ruvr.ru)
+ * holds it in a paragraph, not as its headline, which then went missing from the text: k-fold
+ * `pipeline` lcs F1 daniel 0.95385 -> 0.95397 (3 pages up, none down), dragnet and cleanportaleval
+ * unchanged.
+ */
+function holdsHeadline(line: string, headline: string): boolean {
+  return line.includes(headline) && terms(line).length < 2 * terms(headline).length;
 }
 
 /** Words from which a line of the headline's header reads as a sentence (a standfirst), not a byline or a label. */

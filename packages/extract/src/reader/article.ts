@@ -2,6 +2,7 @@ import { type Block, type BlockTree, isInSubtree } from '../html/blockTree.js';
 import { ownText } from '../html/blockLines.js';
 import { linkDensity, type SubtreeMeasures } from './measures.js';
 import type { ContentScores } from './scores.js';
+import { isTeaserList } from './cleaning.js';
 
 /** Candidates compared with the best one when looking for a container they share. */
 const TOP_CANDIDATES = 5;
@@ -11,6 +12,14 @@ const NEAR_TOP_SHARE = 0.75;
 const MIN_NEAR_TOP = 3;
 /** The article climbs to a higher-scoring ancestor only while it holds less than this share of the ancestor's paragraph points. */
 const CLIMB_SHARE = 0.7;
+/**
+ * The article climbs only to an ancestor scoring more than this share of the article's own score.
+ * Readability's climb compares an ancestor with the block just below it, whose score may have
+ * fallen far under the article's: ria.ru's story column (31.5) outscored the wrapper of the story's
+ * tabs (30.4) by a point, far under the story's own 61.6, and brought in the "context" and comments
+ * tabs beside the story. Chosen on every shared dataset (docs/design.md).
+ */
+const CLIMB_SCORE_SHARE = 0.6;
 /** A sibling scoring at least this share of the article's score (and at least `MIN_SIBLING_SCORE`) joins it. */
 const SIBLING_SHARE = 0.2;
 const MIN_SIBLING_SCORE = 10;
@@ -29,13 +38,16 @@ const ENDS_SENTENCE = /\.(?:\s|$)/;
  *    banner or a page builder splits into several containers). Unlike Readability, that ancestor
  *    may be BODY: a page of equal sections laid out directly in the body.
  * 2. Up through ancestors that score higher — only while the article holds less than 70% of the
- *    ancestor's paragraph points. Readability climbs whenever the parent scores higher, and a
- *    parent named `main-content` beside a story named `story-body` outscores it by its name alone
- *    and brings in the teasers around the story.
+ *    ancestor's paragraph points, and only to one scoring 60% of the article (`CLIMB_SCORE_SHARE`).
+ *    Readability climbs whenever the parent scores higher than the block below it, and a parent
+ *    named `main-content` beside a story named `story-body` outscores it by its name alone and
+ *    brings in the teasers around the story.
  * 3. Up through wrappers that hold nothing else.
  * 4. Siblings join when they score a fifth of the article (with a bonus of a fifth for the same
  *    class) and hold a paragraph of 150 characters — teaser boxes beside a story score a fifth of
- *    it as well, and what siblings without such a paragraph bring is mostly not gold — or when they are paragraphs of prose (`asParagraph`).
+ *    it as well, and what siblings without such a paragraph bring is mostly not gold; not a list of
+ *    teasers (`isTeaserList`: a tab of related stories, each with a standfirst of 150 characters) —
+ *    or when they are paragraphs of prose (`asParagraph`).
  * 5. Blocks elsewhere named like the best candidate, under a parent named like its parent, join
  *    too (`withNamesakes`): the rest of a story the page split into two wrappers, the other
  *    sections of a page laid out in rows, the other answers of a thread.
@@ -51,13 +63,14 @@ export function chooseArticle(tree: BlockTree, measures: SubtreeMeasures, scores
   if (best.index <= body.index) return [body];
 
   let top = sharedAncestorOfNearEquals(best, candidates.slice(1), scoreOf, body) ?? best;
-  let lastScore = scoreOf(top);
-  const floor = lastScore / 3;
+  const articleScore = scoreOf(top);
+  let lastScore = articleScore;
+  const floor = articleScore / 3;
   for (let parent = top.parent; parent && parent.index > body.index; parent = parent.parent) {
     if (!scores.scored[parent.index]) continue;
     const parentScore = scoreOf(parent);
     if (parentScore < floor) break;
-    if (parentScore > lastScore && pointsOf(top) < CLIMB_SHARE * pointsOf(parent)) {
+    if (parentScore > lastScore && parentScore > CLIMB_SCORE_SHARE * articleScore && pointsOf(top) < CLIMB_SHARE * pointsOf(parent)) {
       top = parent;
       break;
     }
@@ -76,7 +89,10 @@ export function chooseArticle(tree: BlockTree, measures: SubtreeMeasures, scores
     if (typeof item !== 'object') continue;
     const bonus = topClass !== '' && classOf(item) === topClass ? topScore * SIBLING_SHARE : 0;
     const joinsByScore =
-      scores.scored[item.index] === 1 && scoreOf(item) + bonus >= threshold && (scores.longParagraphs[item.index] as number) >= MIN_SIBLING_LONG_PARAGRAPHS;
+      scores.scored[item.index] === 1 &&
+      scoreOf(item) + bonus >= threshold &&
+      (scores.longParagraphs[item.index] as number) >= MIN_SIBLING_LONG_PARAGRAPHS &&
+      (item === top || !isTeaserList(tree.blocks, measures, item));
     const paragraph = asParagraph(item, insideClasses);
     if (item === top || joinsByScore || (paragraph && isProseParagraph(paragraph, measures))) parts.push(item);
   }

@@ -286,6 +286,30 @@ const MAX_TEASER_SHARE = 0.5;
  * main block that may stand in for the article leaves them out too (`readersMainBlock`).
  */
 export function dropTeasers(blocks: readonly Block[], measures: SubtreeMeasures, parts: readonly Block[], dropped: Uint8Array): void {
+  const cards = teaserCards(blocks, measures, parts, dropped);
+  let articleChars = 0;
+  for (const part of parts) articleChars += measures.chars[part.index] as number;
+  if (charsOf(measures, cards) > MAX_TEASER_SHARE * articleChars) return;
+  for (const card of cards) dropped.fill(1, card.index, card.end);
+}
+
+/**
+ * Whether a block beside the article is a list of teasers (`teaserCards`): its cards hold most of its
+ * text. Such a block does not join the article, however long a card's standfirst.
+ */
+export function isTeaserList(blocks: readonly Block[], measures: SubtreeMeasures, block: Block): boolean {
+  const cards = teaserCards(blocks, measures, [block], new Uint8Array(blocks.length));
+  return charsOf(measures, cards) > MAX_TEASER_SHARE * (measures.chars[block.index] as number);
+}
+
+function charsOf(measures: SubtreeMeasures, blocks: readonly Block[]): number {
+  let chars = 0;
+  for (const block of blocks) chars += measures.chars[block.index] as number;
+  return chars;
+}
+
+/** The teaser cards inside the parts not yet dropped: see `dropTeasers`. */
+function teaserCards(blocks: readonly Block[], measures: SubtreeMeasures, parts: readonly Block[], dropped: Uint8Array): Block[] {
   const opening = firstHeadingOrText(blocks, parts);
   /** The headline linking elsewhere that a block opens with, if it does. */
   const headlineOf = (block: Block): Block | undefined => {
@@ -294,9 +318,7 @@ export function dropTeasers(blocks: readonly Block[], measures: SubtreeMeasures,
     return heading && HEADINGS.has(heading.tag) && linksElsewhere(measures, heading) ? heading : undefined;
   };
   const cards: Block[] = [];
-  let articleChars = 0;
   for (const part of parts) {
-    articleChars += measures.chars[part.index] as number;
     for (let i = part.index; i < part.end; i++) {
       const parent = blocks[i] as Block;
       const headed: Block[] = [];
@@ -313,10 +335,7 @@ export function dropTeasers(blocks: readonly Block[], measures: SubtreeMeasures,
       i = parent.end - 1;
     }
   }
-  let cardChars = 0;
-  for (const card of cards) cardChars += measures.chars[card.index] as number;
-  if (cardChars > MAX_TEASER_SHARE * articleChars) return;
-  for (const card of cards) dropped.fill(1, card.index, card.end);
+  return cards;
 }
 
 function linksElsewhere(measures: SubtreeMeasures, heading: Block): boolean {

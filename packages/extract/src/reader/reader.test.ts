@@ -225,6 +225,38 @@ describe('reader', () => {
     assertLacks(text, 'ferry timetable', 'market square', 'Subscribe today', 'Advertisement');
   });
 
+  it("reads a story's own tab, not the column around its tabs, nor a tab of teasers beside it", () => {
+    /** A story in the first of two tabs, the other a list of `cards` related stories; `nested` puts each card's text in a wrapper of its own. */
+    const tabbed = (cards: number, nested: boolean) => {
+      const story = [
+        'bridge repair',
+        'library extension',
+        'harbour wall',
+        'road maintenance',
+        'park benches',
+        'street lights',
+        'bus shelter',
+        'town hall clock',
+        'swimming pool',
+      ];
+      const card = (i: number) => {
+        const inner = `<h3><a href="/s/${i}">News of story ${i}</a></h3><p class="announce">The ferry timetable ${i} was discussed at length by the harbour board on Monday, and members agreed, after a long debate, that work should start again from Wednesday, with extra crews, extra hours, and extra money at the weekend.</p>`;
+        return nested ? `<div class="item"><div class="item-text">${inner}</div></div>` : `<div class="item">${inner}</div>`;
+      };
+      return `<html><body><div class="article"><div class="story-header"><h1>Budget night</h1><p>By the council desk, with a short summary of the night, the votes, the budget, the roads, and the bridge.</p><p>Filed late on Tuesday, with reporting from the public gallery, the clerk, and the mayor.</p></div>
+<div class="story-full"><div class="tabs-content"><div class="article-body tab-content">${story.map((topic) => `<p>${prose(topic)}</p>`).join('')}</div><div class="story-list tab-content">${Array.from({ length: cards }, (_, i) => card(i + 1)).join('')}</div></div></div>
+<div class="box"><h4>Most read</h4><p>The weather over the valley stays mild all week, with a little rain on Thursday and sunshine for the weekend fair.</p></div></div></body></html>`;
+    };
+    // The column outscores the wrapper between it and the story, but not the story: it is not the article.
+    const beside = extractReader(tabbed(6, false)).text;
+    assertHas(beside, 'bridge repair', 'swimming pool');
+    assertLacks(beside, 'council desk', 'weather over the valley', 'ferry timetable');
+    // Twelve teasers with long standfirsts score like a sibling of the story, and would outweigh it.
+    const teasers = extractReader(tabbed(12, true)).text;
+    assertHas(teasers, 'bridge repair', 'swimming pool');
+    assertLacks(teasers, 'ferry timetable');
+  });
+
   it("keeps the story's paragraphs written as <div>s beside it: one holding a <p>, or one named like its own paragraphs", () => {
     const page = `<html><body><div class="story"><div class="lead"><p>${prose('bridge repair')}</p></div>
 <div class="story-paragraph">Nobody on the council believed it.</div>
