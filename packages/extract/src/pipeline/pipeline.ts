@@ -14,7 +14,7 @@ import { groupByLayout, SAME_LAYOUT } from './layouts.js';
 import { isRepeatedLine, pageLineKeys, repeatedLineKeys } from './repeatedLines.js';
 import { pageLines, type TextLine } from '../html/blockLines.js';
 import { fromTitledHeadline, HEADLINE_PATH, headerStandfirst, titledHeadline, titleNaming } from './titledHeadline.js';
-import { trimLetterlessEdges } from './articleEdges.js';
+import { trimLetterlessEdges, withListAfterTrailingLabel } from './articleEdges.js';
 import { withBylineUnderHeadline } from './byline.js';
 import { withoutSiteBoxes } from '../siteBoxes/siteBoxes.js';
 import { withoutBreadcrumbs } from './breadcrumbHeading.js';
@@ -161,7 +161,8 @@ export function preparePipeline(pages: readonly string[]): { template: PipelineT
  *   site's name), with the standfirst of its own `<header>` (`headerStandfirst`); a heading written
  *   as a breadcrumb keeps only its last part (`withoutBreadcrumbs`); lines without a letter at the
  *   text's edges (counters, separators) go (`trimLetterlessEdges`); the byline the page shows under
- *   the headline comes after it (`withBylineUnderHeadline`).
+ *   the headline comes after it (`withBylineUnderHeadline`); a last line ending in a colon brings
+ *   the list it introduces (`withListAfterTrailingLabel`).
  * On the k-fold runs of the shared datasets (sites with 10+ pages), where the two readings shared
  * little, the template's reading was right more often than not when it was mostly inside the
  * reader's (the reader had taken comments or a listing along): hence agreement in either
@@ -221,8 +222,9 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
     if (recorder) for (const line of underHeading) recorder.record({ kind: 'standfirst', line });
     const blocks = heading ? [heading, ...underHeading, ...result.blocks] : result.blocks;
     const trimmed = trimLetterlessEdges(withoutSiteBoxes(fromTitledHeadline(title, withoutBreadcrumbs(blocks) ?? blocks)));
-    const edged = withBylineUnderHeadline(tree, trimmed, (line) => line === heading || HEADLINE_PATH.test(line.path), isSiteLine);
-    if (recorder && edged !== trimmed) for (const line of edged) if (!trimmed.includes(line)) recorder.record({ kind: 'byline', line });
+    const bylined = withBylineUnderHeadline(tree, trimmed, (line) => line === heading || HEADLINE_PATH.test(line.path), isSiteLine);
+    const edged = withListAfterTrailingLabel(tree, bylined);
+    if (recorder && bylined !== trimmed) for (const line of bylined) if (!trimmed.includes(line)) recorder.record({ kind: 'byline', line });
     return edged === result.blocks ? result : { ...result, ...resultOf('pipeline', [...edged], result.warnings) };
   };
 }
