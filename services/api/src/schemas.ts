@@ -103,7 +103,7 @@ export const COMPONENTS: (Json & { $id: string })[] = [
           path: string('the block path where the line starts'),
           kept: { type: 'boolean' },
           rule: string(
-            'the rule that kept or dropped it: both-readings, reader-unjudged, headline-template, headline-title, standfirst-template, byline-under-headline, read-alone, template-only, method; repeated-on-site, not-confirmed-by-template, not-confirmed-by-reader, outside-article, outside-main-region, boilerplate-container, not-content-path, link-dense, similar-to-boilerplate, not-in-reading',
+            'the rule that kept or dropped it: both-readings, reader-unjudged, headline-template, headline-title, standfirst-template, byline-under-headline, list-after-label, read-alone, template-only, method; repeated-on-site, not-confirmed-by-template, not-confirmed-by-reader, outside-article, outside-main-region, boilerplate-container, not-content-path, link-dense, similar-to-boilerplate, not-in-reading',
           ),
           reason: string('the rule in words'),
           block: integer("the line's block in the page's block tree (-1 when not found)"),

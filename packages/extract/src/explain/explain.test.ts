@@ -62,6 +62,16 @@ describe('explainExtraction: every line of a page, kept or dropped, and the rule
     assert.match(byline?.reason ?? '', /byline the page shows under the headline/);
   });
 
+  test("the list that the text's last line introduces is kept, and says why", () => {
+    const withList = sitePage(
+      `<h1>Headline ${uniqueParagraph(920, 4)}</h1><p>${uniqueParagraph(921)}</p><p>${uniqueParagraph(922)}</p><h3>Popular projects:</h3><ul><li><a href="/p/1">A lamp of glass</a></li><li><a href="/p/2">A clock of wood</a></li></ul>`,
+    );
+    const explanation = explain(withList);
+    const item = explanation.lines.find((line) => line.text === 'A clock of wood');
+    assert.deepEqual([item?.kept, item?.rule], [true, 'list-after-label']);
+    assert.match(item?.reason ?? '', /list that the text's last line introduces/);
+  });
+
   test('a page of another design is read alone, and its lines say so', () => {
     const other = `<html><head><title>Tides</title></head><body><table>${Array.from(
       { length: 12 },

@@ -12,6 +12,7 @@ export type LineRule =
   | 'headline-title'
   | 'standfirst-template'
   | 'byline-under-headline'
+  | 'list-after-label'
   | 'read-alone'
   | 'template-only'
   | 'method'
@@ -106,6 +107,9 @@ export function explainExtraction(html: string, extract: PageExtractor): Explana
       case 'byline':
         keptRules.set(key(decision.line), 'byline-under-headline');
         break;
+      case 'list-after-label':
+        keptRules.set(key(decision.line), 'list-after-label');
+        break;
       case 'unjudged':
         if (!keptRules.has(key(decision.line))) keptRules.set(key(decision.line), 'reader-unjudged');
         break;
@@ -136,6 +140,8 @@ export function explainExtraction(html: string, extract: PageExtractor): Explana
         return "the template's standfirst, a sentence above the article's first line that the single-page reading left out";
       case 'byline-under-headline':
         return 'the byline the page shows under the headline, which both readings left out';
+      case 'list-after-label':
+        return "an item of the list that the text's last line introduces (it ends in a colon), which both readings left out";
       case 'reader-unjudged':
         return "the single-page reading's, at a path the template cannot judge (the layout's pages do not usually have it, or it is prose where the template never compared)";
       case 'read-alone':

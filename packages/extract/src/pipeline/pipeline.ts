@@ -225,6 +225,7 @@ export function compilePipeline(template: PipelineTemplate): PageExtractor {
     const bylined = withBylineUnderHeadline(tree, trimmed, (line) => line === heading || HEADLINE_PATH.test(line.path), isSiteLine);
     const edged = withListAfterTrailingLabel(tree, bylined);
     if (recorder && bylined !== trimmed) for (const line of bylined) if (!trimmed.includes(line)) recorder.record({ kind: 'byline', line });
+    if (recorder && edged !== bylined) for (const line of edged.slice(bylined.length)) recorder.record({ kind: 'list-after-label', line });
     return edged === result.blocks ? result : { ...result, ...resultOf('pipeline', [...edged], result.warnings) };
   };
 }

@@ -39,6 +39,8 @@ export type Decision =
   | { kind: 'standfirst'; line: Line }
   /** The byline the page shows under the headline, which both readings left out: put after the headline. */
   | { kind: 'byline'; line: Line }
+  /** An item of the list that the text's last line introduces (it ends in a colon), which both readings left out: put after it. */
+  | { kind: 'list-after-label'; line: Line }
   /** The self-check read the page alone (the reader's reading is the text), and why. */
   | { kind: 'read-alone'; why: string }
   /** The reader found nothing of the page's own: the template's reading is the text. */
