@@ -287,9 +287,7 @@ const MAX_TEASER_SHARE = 0.5;
  */
 export function dropTeasers(blocks: readonly Block[], measures: SubtreeMeasures, parts: readonly Block[], dropped: Uint8Array): void {
   const cards = teaserCards(blocks, measures, parts, dropped);
-  let articleChars = 0;
-  for (const part of parts) articleChars += measures.chars[part.index] as number;
-  if (charsOf(measures, cards) > MAX_TEASER_SHARE * articleChars) return;
+  if (charsOf(measures, cards) > MAX_TEASER_SHARE * charsOf(measures, parts)) return;
   for (const card of cards) dropped.fill(1, card.index, card.end);
 }
 
@@ -298,7 +296,7 @@ export function dropTeasers(blocks: readonly Block[], measures: SubtreeMeasures,
  * text. Such a block does not join the article, however long a card's standfirst.
  */
 export function isTeaserList(blocks: readonly Block[], measures: SubtreeMeasures, block: Block): boolean {
-  const cards = teaserCards(blocks, measures, [block], new Uint8Array(blocks.length));
+  const cards = teaserCards(blocks, measures, [block]);
   return charsOf(measures, cards) > MAX_TEASER_SHARE * (measures.chars[block.index] as number);
 }
 
@@ -308,8 +306,8 @@ function charsOf(measures: SubtreeMeasures, blocks: readonly Block[]): number {
   return chars;
 }
 
-/** The teaser cards inside the parts not yet dropped: see `dropTeasers`. */
-function teaserCards(blocks: readonly Block[], measures: SubtreeMeasures, parts: readonly Block[], dropped: Uint8Array): Block[] {
+/** The teaser cards inside the parts not yet dropped (every block counts without `dropped`): see `dropTeasers`. */
+function teaserCards(blocks: readonly Block[], measures: SubtreeMeasures, parts: readonly Block[], dropped?: Uint8Array): Block[] {
   const opening = firstHeadingOrText(blocks, parts);
   /** The headline linking elsewhere that a block opens with, if it does. */
   const headlineOf = (block: Block): Block | undefined => {
@@ -324,7 +322,7 @@ function teaserCards(blocks: readonly Block[], measures: SubtreeMeasures, parts:
       const headed: Block[] = [];
       let allShort = true;
       for (const child of parent.items) {
-        if (typeof child !== 'object' || dropped[child.index]) continue;
+        if (typeof child !== 'object' || dropped?.[child.index]) continue;
         const headline = headlineOf(child);
         if (!headline) continue;
         headed.push(child);
