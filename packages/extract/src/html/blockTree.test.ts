@@ -89,6 +89,11 @@ describe('buildBlockTree', () => {
   it('drops a counter of digits alone run into the next word, and keeps numbers of the text', () => {
     assert.deepEqual(texts('<p><a name="p1"></a><a class="comments_count" title="Comment">0</a>Forward Kuznetsov scored</p>'), ['Forward Kuznetsov scored']);
     assert.deepEqual(texts('<p>Read <a href="/c">12</a>Comments</p>'), ['Read Comments']);
+    assert.deepEqual(texts('<p><a href="#c">0</a><span><i>Все изменения</i></span></p><p><a href="#c">0</a>"Во время прыжка"</p>'), [
+      'Все изменения',
+      '"Во время прыжка"',
+    ]);
+    assert.deepEqual(texts('<p><a href="/c">0</a><span></span> <span>Seen</span></p>'), ['0 Seen']);
     assert.deepEqual(texts('<p><b>3</b> apples and page <a href="/2">2</a> of <i>10</i></p>'), ['3 apples and page 2 of 10']);
     assert.deepEqual(texts('<p>in 20<sup>12</sup>th place, note<a href="#n">1</a>, 1<sup>st</sup></p>'), ['in 2012th place, note1, 1st']);
     const tree = buildBlockTree('<p><a href="/c">0</a>Forward</p>');

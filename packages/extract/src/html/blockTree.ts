@@ -369,7 +369,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
         if (skipDepth > 0) return;
         if (shownChars < COUNTED_CHARS) shownChars += nonSpaceChars(text);
         if (counter) {
-          if (counter.start.block === current && counter.start.item === current.items.length - 1 && GLUED_WORD.test(text)) dropCounter(counter);
+          if (GLUED_WORD.test(text) && isRightAfter(counter.start, current)) dropCounter(counter);
           counter = null;
         }
         const items = current.items;
@@ -495,16 +495,33 @@ interface Counter {
 
 /** Digits alone: a count, a badge's number. */
 const DIGITS = /^\p{Nd}+$/u;
-/** Text that opens with a letter, with no space before it. */
-const GLUED_WORD = /^\p{L}/u;
+/** Text that opens with a letter, or an opening quotation mark and a letter, with no space before it (a bracket after a number is a citation's: "6(Suppl 1)"). */
+const GLUED_WORD = /^[\p{Pi}"']?\p{L}/u;
+
+/**
+ * Whether text arriving in `block` comes right after the text that ends at `start`'s item: in the
+ * same block, or as the first text of spans (inline blocks) opened right after it, such as
+ * `<a>0</a><span>Все…</span>`.
+ */
+function isRightAfter(start: TextStart, block: Block): boolean {
+  let at = block;
+  while (at !== start.block) {
+    const parent = at.parent;
+    if (at.breaksLine || at.items.length > 0 || !parent || parent.items[parent.items.length - 1] !== at) return false;
+    at = parent;
+  }
+  const last = at === block ? at.items.length - 1 : at.items.length - 2;
+  return start.item === last;
+}
 
 /**
  * An inline element that closed with digits alone as its text, starting a line or after a space:
  * a counter (comments, likes, shares) that the page's style sets apart as a badge, though its
  * markup runs it into the next word (`<a class="comments_count">0</a>Forward…`). Returned when it
  * can still be cut out (its text is the end of its block's last item); the caller drops it when a
- * letter follows with no space (`GLUED_WORD`), where keeping it glues "0" to the sentence's first
- * word and loses that word to a search. A number that belongs to the text (`<b>3</b> apples`,
+ * letter, or a quotation mark and a letter, follows with no space (`GLUED_WORD`), in its block or
+ * in a span opened right after it (`isRightAfter`), where keeping it glues "0" to the sentence's
+ * first word and loses that word to a search. A number that belongs to the text (`<b>3</b> apples`,
  * `page <a>2</a>`) has a space after it and stays. Issue 38: glued words.
  */
 function counterAt(start: TextStart, current: Block): Omit<Counter, 'inLink' | 'inFragmentLink'> | null {
