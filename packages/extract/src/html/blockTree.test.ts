@@ -29,7 +29,7 @@ describe('buildBlockTree', () => {
     for (const html of undeclared) assert.equal(buildBlockTree(html).discussion, false, html);
   });
 
-  it('tells a page that says it is an article or a product, by og:type, JSON-LD or microdata, from one that says neither', () => {
+  it('tells a page that says it is an article, a product or a question, by og:type, JSON-LD or microdata, from one that says neither', () => {
     const article = [
       '<html><head><meta property="og:type" content="article"></head><body><p>story</p></body></html>',
       '<html><head><META content="article" PROPERTY="og:type"></head><body><p>story</p></body></html>',
@@ -37,14 +37,14 @@ describe('buildBlockTree', () => {
       '<div itemscope itemtype="https://schema.org/BlogPosting"><p>post</p></div>',
       '<script type="application/ld+json">{"@type":["TechArticle","HowTo"]}</script><p>guide</p>',
     ];
-    for (const html of article) assert.deepEqual(buildBlockTree(html).declares, { article: true, product: false }, html);
+    for (const html of article) assert.deepEqual(buildBlockTree(html).declares, { article: true, product: false, questions: false }, html);
     const product = [
       '<html><head><meta property="og:type" content="product.item"></head><body><p>a lamp</p></body></html>',
       '<html><head><meta property="og:type" content="og:product"></head><body><p>a lamp</p></body></html>',
       '<script type="application/ld+json">{"@context":"https://schema.org/","@type":"Product","name":"Lamp"}</script><p>a lamp</p>',
       '<div itemscope itemtype="http://schema.org/Product"><p>a lamp</p></div>',
     ];
-    for (const html of product) assert.deepEqual(buildBlockTree(html).declares, { article: false, product: true }, html);
+    for (const html of product) assert.deepEqual(buildBlockTree(html).declares, { article: false, product: true, questions: false }, html);
     const neither = [
       '<html><head><meta property="og:type" content="website"></head><body><p>our services</p></body></html>',
       '<html><head><meta name="og:type" content="articles"></head><body><p>our services</p></body></html>',
@@ -52,7 +52,12 @@ describe('buildBlockTree', () => {
       '<script>var page = {"@type":"Article"};</script><p>a script that is not JSON-LD</p>',
       '<div itemscope itemtype="https://schema.org/ArticleList"><p>a list</p></div>',
     ];
-    for (const html of neither) assert.deepEqual(buildBlockTree(html).declares, { article: false, product: false }, html);
+    for (const html of neither) assert.deepEqual(buildBlockTree(html).declares, { article: false, product: false, questions: false }, html);
+    const questions = [
+      '<body itemscope itemtype="https://schema.org/QAPage"><div itemprop="mainEntity"><p>How do I back up?</p></div></body>',
+      '<script type="application/ld+json">{"@context":"http://schema.org","@type":"QAPage","name":"How do I back up?"}</script><p>How do I back up?</p>',
+    ];
+    for (const html of questions) assert.deepEqual(buildBlockTree(html).declares, { article: false, product: false, questions: true }, html);
   });
 
   it("lists the blocks microdata marks as a post's text, in document order", () => {

@@ -80,12 +80,14 @@ export interface BlockTree {
   readonly discussion: boolean;
   /**
    * What else the page says it is for search engines: an article (schema.org's `Article` and its
-   * kinds, `NewsArticle`, `BlogPosting`..., or `og:type` `article`) or a product (`Product`, or
-   * `og:type` `product`), as an element's `itemtype`, a JSON-LD `@type` or the head's `<meta
-   * property="og:type">`. A page declaring neither (a service's landing page, a listing, a
-   * documentation page) may be read whole where an article would be read alone (`reader.ts`).
+   * kinds, `NewsArticle`, `BlogPosting`..., or `og:type` `article`), a product (`Product`, or
+   * `og:type` `product`) or a question and its answers (`QAPage`), as an element's `itemtype`, a
+   * JSON-LD `@type` or the head's `<meta property="og:type">`. A page declaring neither article nor
+   * product (a service's landing page, a listing, a documentation page) may be read whole where an
+   * article would be read alone (`reader.ts`); on a question's page, the members' flair beside each
+   * post is furniture (`reader/names.ts`).
    */
-  readonly declares: { readonly article: boolean; readonly product: boolean };
+  readonly declares: { readonly article: boolean; readonly product: boolean; readonly questions: boolean };
   /**
    * The blocks the page's microdata marks as a posting's text (`itemprop="text"` or `articleBody`),
    * in document order: on a forum thread, the body of each post, as forum software marks them for
@@ -178,6 +180,9 @@ const ARTICLE_TYPE = '(?:\\w*Article|BlogPosting|LiveBlogPosting|Report)';
 const PRODUCT_TYPE = '(?:Product|ProductGroup|ProductModel|IndividualProduct)';
 const ARTICLE_ITEMTYPE = new RegExp(`schema\\.org/${ARTICLE_TYPE}(?:\\s|$)`, 'i');
 const PRODUCT_ITEMTYPE = new RegExp(`schema\\.org/${PRODUCT_TYPE}(?:\\s|$)`, 'i');
+/** schema.org's page of a question and its answers (Stack Exchange, Discourse's Q&A topics). */
+const QUESTIONS_ITEMTYPE = /schema\.org\/QAPage\b/i;
+const QUESTIONS_JSON_LD = /"@type"\s*:\s*\[?\s*"(?:https?:\/\/schema\.org\/)?QAPage"/;
 const ARTICLE_JSON_LD = new RegExp(`"@type"\\s*:\\s*\\[?\\s*"(?:https?://schema\\.org/)?${ARTICLE_TYPE}"`);
 const PRODUCT_JSON_LD = new RegExp(`"@type"\\s*:\\s*\\[?\\s*"(?:https?://schema\\.org/)?${PRODUCT_TYPE}"`);
 /** Open Graph's `og:type` values of an article and of a product (`product`, `og:product`, `product.item`, `product.group`). */
@@ -228,7 +233,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   let fragmentLinkDepth = 0;
   let shownChars = 0;
   let discussion = false;
-  const declares = { article: false, product: false };
+  const declares = { article: false, product: false, questions: false };
   const postTexts: Block[] = [];
   /** Inside a `<script type="application/ld+json">`, read for its `@type` though skipped as text. */
   let inJsonLd = false;
@@ -300,6 +305,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
           discussion ||= DISCUSSION_ITEMTYPE.test(attribs.itemtype);
           declares.article ||= ARTICLE_ITEMTYPE.test(attribs.itemtype);
           declares.product ||= PRODUCT_ITEMTYPE.test(attribs.itemtype);
+          declares.questions ||= QUESTIONS_ITEMTYPE.test(attribs.itemtype);
         }
         if (tag === 'meta' && attribs.property?.toLowerCase() === 'og:type' && attribs.content !== undefined) {
           const type = attribs.content.trim();
@@ -365,6 +371,7 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
           discussion ||= DISCUSSION_JSON_LD.test(text);
           declares.article ||= ARTICLE_JSON_LD.test(text);
           declares.product ||= PRODUCT_JSON_LD.test(text);
+          declares.questions ||= QUESTIONS_JSON_LD.test(text);
         }
         if (skipDepth > 0) return;
         if (shownChars < COUNTED_CHARS) shownChars += nonSpaceChars(text);

@@ -89,7 +89,7 @@ const GALLERY_CHARS_PER_IMAGE = 600;
  *   never a list), and except inside preformatted text, where syntax highlighters name their
  *   tokens (`hljs-comment`, `token comment`), as Readability spares code;
  * - on a page that says it is a forum thread, what its posts carry besides the post: members'
- *   titles, counters and signatures (`isPostFurnitureName`);
+ *   titles, counters and signatures; on a question's page, the members' flair (`isPostFurnitureName`);
  * - rails of teaser cards, each a photo, a title and a link (`teaserCards`).
  * The root and BODY are never excluded.
  */

@@ -206,6 +206,19 @@ describe('reader', () => {
     assertLacks(text, 'Member 1 replied');
   });
 
+  it("drops the members' flair beside the posts of a page that says it is a question and its answers, not when they posted", () => {
+    const card = (action: string, name: string, reputation: string) =>
+      `<div class="post-signature"><div class="user-info"><div class="user-action-time">${action} May 2, 2009 at 0:09</div><div class="user-details"><a href="/users/1">${name}</a><div class="-flair"><span class="reputation-score">${reputation}</span><span title="gold badges">22 gold badges</span><span title="silver badges">38 silver badges</span></div></div></div></div>`;
+    const page = (declaration: string) =>
+      `<html><head>${declaration}</head><body><div id="mainbar"><h1>Why is RAID not a backup?</h1><div class="question"><p>${prose('backup question')}</p>${card('asked', 'wzzrd', '10.6k')}</div>
+<div class="answer"><p>${prose('mirrored disk')}</p><p>${prose('deleted file')}</p>${card('answered', 'Kevin Dente', '2,255')}</div></div><footer>Site design and logo are licensed</footer></body></html>`;
+    const { text } = extractReader(page('<meta itemscope itemtype="https://schema.org/QAPage">'));
+    assertHas(text, 'backup question', 'mirrored disk', 'asked May 2, 2009', 'answered May 2, 2009');
+    assertLacks(text, '10.6k', 'gold badges');
+    // Undeclared, the flair is read as the rest of the card.
+    assertHas(extractReader(page('')).text, 'gold badges');
+  });
+
   it("drops an ad slot's label between paragraphs, but not a line that mentions ads", () => {
     const page = `<html><body><article><p>${prose('bridge repair')}</p><div class="Off5dpXq"><center><span>ADVERTISEMENT</span></center></div><p>${prose('library extension')}</p><p>Ads pay for this newsletter.</p><p>${prose('school roof')}</p></article></body></html>`;
     const { text } = extractReader(page);
