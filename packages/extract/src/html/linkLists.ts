@@ -23,3 +23,14 @@ export function isLinkListEntry(block: Block): boolean {
   const listed = LIST_TAGS.has(block.tag) || (block.parent !== null && LIST_TAGS.has(block.parent.tag));
   return listed && block.links > 0 && block.linkChars > LINK_LIST_DENSITY * block.textChars;
 }
+
+/** A table with header cells or a caption (and no table inside) lays out data, not the page. */
+export function isDataTable(blocks: readonly Block[], block: Block): boolean {
+  if (block.tag !== 'table') return false;
+  for (let i = block.index + 1; i < block.end; i++) {
+    const tag = (blocks[i] as Block).tag;
+    if (tag === 'table') return false;
+    if (tag === 'th' || tag === 'caption') return true;
+  }
+  return false;
+}

@@ -1,4 +1,5 @@
 import type { Block, BlockTree } from '../html/blockTree.js';
+import { isDataTable } from '../html/linkLists.js';
 import { HEADINGS, type SubtreeMeasures } from './measures.js';
 import { chosenName, isWidgetName, nameWeight } from './names.js';
 import { dropRelatedBoxes } from './relatedLabels.js';
@@ -64,7 +65,7 @@ export function cleanConditionally(tree: BlockTree, measures: SubtreeMeasures, p
   const { blocks } = tree;
   dropTeasers(blocks, measures, parts, dropped);
   dropRelatedBoxes(blocks, measures, parts, dropped);
-  const neverJudged = dataTablesAndCode(blocks, parts);
+  const neverJudged = dataTablesAndCode(blocks, measures, parts);
   // Without sections of prose to keep, no paragraph counts: no block is between two.
   const prose = proseSections ? proseBefore(blocks, measures, parts, dropped) : new Int32Array(blocks.length + 1);
   for (const part of parts) {
@@ -235,30 +236,28 @@ function charsLeft(blocks: readonly Block[], block: Block, measures: SubtreeMeas
   return chars;
 }
 
-/** Marks data tables and preformatted text, with everything inside them: they are never judged. */
-function dataTablesAndCode(blocks: readonly Block[], parts: readonly Block[]): Uint8Array {
+/**
+ * Marks data tables and preformatted text, with everything inside them and the wrappers around a
+ * data table that hold nothing else (`<div class="table-scroll"><table>`): they are never judged.
+ * A wrapper was judged on the table's own text, and a table of linked names and figures ("Quanta
+ * Services Inc. | $7.7B") read as a box of links.
+ */
+function dataTablesAndCode(blocks: readonly Block[], measures: SubtreeMeasures, parts: readonly Block[]): Uint8Array {
   const marks = new Uint8Array(blocks.length);
   for (const part of parts) {
     for (let i = part.index; i < part.end; i++) {
       const block = blocks[i] as Block;
       if (block.tag === 'pre' || isDataTable(blocks, block)) {
         marks.fill(1, i, block.end);
+        if (block.tag === 'table') {
+          const chars = measures.chars[i] as number;
+          for (let up = block.parent; up && up.index > part.index && measures.chars[up.index] === chars; up = up.parent) marks[up.index] = 1;
+        }
         i = block.end - 1;
       }
     }
   }
   return marks;
-}
-
-/** A table with header cells or a caption (and no table inside) lays out data, not the page. */
-function isDataTable(blocks: readonly Block[], block: Block): boolean {
-  if (block.tag !== 'table') return false;
-  for (let i = block.index + 1; i < block.end; i++) {
-    const tag = (blocks[i] as Block).tag;
-    if (tag === 'table') return false;
-    if (tag === 'th' || tag === 'caption') return true;
-  }
-  return false;
 }
 
 function hasAncestor(block: Block, tag: string): boolean {

@@ -345,6 +345,16 @@ ${section('sharing-with-a-team', 'Sharing with a team', ['shared draft', 'team r
     assertLacks(text, 'Photo credit');
   });
 
+  it('keeps a data table of linked names in a wrapper that holds only it', () => {
+    const rows = ['Quanta Services Inc.', 'MYR Group Inc.', 'MasTec Inc.', 'Rosendin Electric']
+      .map((company, i) => `<tr><td><a href="https://example.com/${i}">${company}</a></td><td>$${7 - i}.1B</td></tr>`)
+      .join('');
+    const page = `<html><body><article><h1>Top electrical contractors</h1><p>${prose('contractor ranking')}</p>
+<div class="w-embed"><div class="table-scroll"><table><thead><tr><th>Company</th><th>Revenue</th></tr></thead><tbody>${rows}</tbody></table></div></div>
+<p>${prose('revenue growth')}</p></article></body></html>`;
+    assertHas(extractReader(page).text, 'Quanta Services Inc.', 'Rosendin Electric', '$7.1B', 'revenue growth');
+  });
+
   it('keeps the links of an article that is mostly links', () => {
     const titles = [
       'Parish registers from the eighteenth century',
