@@ -134,6 +134,15 @@ describe('buildBlockTree', () => {
     assert.equal(brief.length, 1, `hidden menus that do not double the text stay hidden:\n${brief.join('\n')}`);
   });
 
+  it('reads a collapsed panel that a control before it opens (an accordion answer), and nothing else hidden', () => {
+    const faq = texts(
+      `<div class="faq"><h3><a role="button" aria-controls="a1 a2" aria-expanded="false">When does the ferry run?</a></h3>
+<div id="a1" role="region" style="display:none"><p>Every hour from six in the morning.</p></div><div id="a2" hidden>Tickets are sold on board.</div>
+<div id="a3" hidden>Sign in to continue</div><div id="a4" style="display:none">A panel whose control comes after it</div><button aria-controls="a4">Open</button></div>`,
+    );
+    assert.deepEqual(faq, ['When does the ferry run?', 'Every hour from six in the morning.', 'Tickets are sold on board.']);
+  });
+
   it('ends a <noscript> at its end tag whatever it holds, as a browser that runs scripts does: an iframe without an end tag in it does not swallow the page', () => {
     const gtm = '<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X" height="0" width="0" style="display: none" /></noscript>';
     assert.deepEqual(texts(`<body>${gtm}<p>The article after the snippet.</p></body>`), ['The article after the snippet.']);

@@ -3,7 +3,7 @@ import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS, SKIPPED_TAGS } from './
 import { isIgnoredInHead, startTagEndsHead, textEndsHead } from './documentHead.js';
 import { elementClosedBy, type OpenElements } from './impliedEnds.js';
 import { PageTokenizer } from './pageTokenizer.js';
-import { isHiddenElement, showsNoText } from './hidden.js';
+import { isHiddenElement, noteOpenedPanels, showsNoText } from './hidden.js';
 import { checkedHtml, flatReadingWarning, flatText } from './input.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { nonSpaceChars } from './whitespace.js';
@@ -278,6 +278,8 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
   let depthCapWarned = false;
   /** An inline element of digits alone that just closed, dropped if a word follows it with no space (`gluedCounter`). */
   let counter: Counter | null = null;
+  /** Ids that a control read so far opens (`aria-controls`): such an element shows its text though hidden. */
+  const opened = new Set<string>();
   const dropCounter = ({ start, length, inLink, inFragmentLink }: Counter): void => {
     const last = start.block.items[start.item] as string;
     start.block.items[start.item] = last.slice(0, start.offset) + last.slice(start.offset + length);
@@ -322,7 +324,8 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
         // Inputs are skipped as text but counted; a hidden one (a spam trap) asks no reader to type.
         else if (tag === 'input' && !isHiddenElement(attribs) && TYPED_INPUTS.has(attribs.type?.toLowerCase() ?? 'text')) current.inputs++;
         const skipped = showsNoText(tag, attribs, SKIPPED_TAGS);
-        if (reveal ? tag !== 'noscript' && skipped : skipped || isHiddenElement(attribs)) {
+        noteOpenedPanels(attribs, opened);
+        if (reveal ? tag !== 'noscript' && skipped : skipped || isHiddenElement(attribs, opened)) {
           skipDepth = 1;
           element.skips = true;
           if (tag === 'head') openHead = element;
@@ -434,13 +437,14 @@ function parseBlockTree(html: string, options: BlockTreeOptions, reveal: boolean
 }
 
 /**
- * The attributes `parseBlockTree` reads: `hidden` and `style` (`isHiddenElement`), `type`, `href`,
- * `id`, `class`, `role`, `itemtype` (`BlockTree.discussion`, `BlockTree.declares`), `itemprop`
- * (`BlockTree.postTexts`), a `<meta>`'s `property` and `content` (`og:type`) and an object's `data`
- * (`isDisplayedObject`).
+ * The attributes `parseBlockTree` reads: `hidden`, `style` and `aria-controls` (`isHiddenElement`),
+ * `type`, `href`, `id`, `class`, `role`, `itemtype` (`BlockTree.discussion`, `BlockTree.declares`),
+ * `itemprop` (`BlockTree.postTexts`), a `<meta>`'s `property` and `content` (`og:type`) and an
+ * object's `data` (`isDisplayedObject`).
  */
 const READ_ATTRIBUTES: ReadonlySet<string> = new Set([
   'hidden',
+  'aria-controls',
   'style',
   'type',
   'href',

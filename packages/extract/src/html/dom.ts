@@ -2,7 +2,7 @@ import { Parser } from 'htmlparser2';
 import { BLOCK_TAGS, INLINE_BLOCK_TAGS, LINE_BREAK_TAGS, NOT_TEXT_TAGS } from './blockTags.js';
 import { isIgnoredInHead, startTagEndsHead, textEndsHead } from './documentHead.js';
 import { elementClosedBy, type OpenElements } from './impliedEnds.js';
-import { isHiddenElement, showsNoText } from './hidden.js';
+import { isHiddenElement, noteOpenedPanels, showsNoText } from './hidden.js';
 import { checkedHtml, flatReadingWarning, flatText } from './input.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { PageTokenizer } from './pageTokenizer.js';
@@ -68,6 +68,8 @@ export function buildDom(html: string, limits: Partial<Limits> = {}): { root: Do
       current = current.parent as DomNode;
     }
   };
+  /** Ids that a control read so far opens (`aria-controls`): such an element shows its text though hidden. */
+  const opened = new Set<string>();
   let flatFrom = -1;
   const parser: Parser = new Parser(
     {
@@ -82,7 +84,8 @@ export function buildDom(html: string, limits: Partial<Limits> = {}): { root: Do
           return;
         }
         if (headIsInnermost() && startTagEndsHead(name)) endHead();
-        if (skipDepth > 0 || showsNoText(name, attribs, NOT_TEXT_TAGS) || isHiddenElement(attribs)) {
+        noteOpenedPanels(attribs, opened);
+        if (skipDepth > 0 || showsNoText(name, attribs, NOT_TEXT_TAGS) || isHiddenElement(attribs, opened)) {
           if (skipDepth === 0 && name === 'head') openHeadAt = stack.length;
           skipDepth++;
           stack.push('skip');

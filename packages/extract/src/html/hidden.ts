@@ -1,15 +1,26 @@
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))/i;
 
+const NOTHING_OPENED: ReadonlySet<string> = new Set();
+
 /**
  * True for an element no reader sees, as far as its own markup tells: the `hidden` attribute or
- * an inline `display:none` / `visibility:hidden|collapse`. Stylesheets are not applied (only `vge`
- * renders pages), so text hidden by a class is not detected here. Every method that reads markup
- * uses this one rule.
+ * an inline `display:none` / `visibility:hidden|collapse` — unless a control earlier on the page
+ * names it as what it opens (its id among `opened`, `noteOpenedPanels`): a collapsed accordion's
+ * answer, a "show more" section, which a reader opens with a click and a search engine reads.
+ * Stylesheets are not applied (only `vge` renders pages), so text hidden by a class is not detected
+ * here. Every method that reads markup uses this one rule.
  */
-export function isHiddenElement(attribs: Readonly<Record<string, string>>): boolean {
+export function isHiddenElement(attribs: Readonly<Record<string, string>>, opened: ReadonlySet<string> = NOTHING_OPENED): boolean {
+  if (attribs.id !== undefined && opened.has(attribs.id)) return false;
   if (attribs.hidden !== undefined) return true;
   const style = attribs.style;
   return style !== undefined && HIDDEN_STYLE.test(style);
+}
+
+/** Adds to `opened` the ids of the elements an element says it opens and closes (WAI-ARIA's `aria-controls`, on an accordion's or a disclosure's button). */
+export function noteOpenedPanels(attribs: Readonly<Record<string, string>>, opened: Set<string>): void {
+  const controls = attribs['aria-controls'];
+  if (controls !== undefined) for (const id of controls.split(/\s+/)) if (id !== '') opened.add(id);
 }
 
 /** Types a browser displays inside an `<object>` itself: images, SVG, PDF and HTML documents. */
