@@ -5,13 +5,14 @@ const NOTHING_OPENED: ReadonlySet<string> = new Set();
 /**
  * True for an element no reader sees, as far as its own markup tells: the `hidden` attribute or
  * an inline `display:none` / `visibility:hidden|collapse` — unless a control earlier on the page
- * names it as what it opens (its id among `opened`, `noteOpenedPanels`): a collapsed accordion's
- * answer, a "show more" section, which a reader opens with a click and a search engine reads.
- * Stylesheets are not applied (only `vge` renders pages), so text hidden by a class is not detected
- * here. Every method that reads markup uses this one rule.
+ * names it as what it opens (its id among `opened`, `noteOpenedPanels`) or it is a tab's panel
+ * (WAI-ARIA's `tabpanel`, which the page shows one at a time): a collapsed accordion's answer, a
+ * "show more" section, the same instructions for another language, which a reader opens with a
+ * click and a search engine reads. Stylesheets are not applied (only `vge` renders pages), so text
+ * hidden by a class is not detected here. Every method that reads markup uses this one rule.
  */
 export function isHiddenElement(attribs: Readonly<Record<string, string>>, opened: ReadonlySet<string> = NOTHING_OPENED): boolean {
-  if (attribs.id !== undefined && opened.has(attribs.id)) return false;
+  if ((attribs.id !== undefined && opened.has(attribs.id)) || attribs.role?.trim().toLowerCase() === 'tabpanel') return false;
   if (attribs.hidden !== undefined) return true;
   const style = attribs.style;
   return style !== undefined && HIDDEN_STYLE.test(style);
