@@ -134,13 +134,13 @@ describe('buildBlockTree', () => {
     assert.equal(brief.length, 1, `hidden menus that do not double the text stay hidden:\n${brief.join('\n')}`);
   });
 
-  it("reads a collapsed panel that a control before it opens (an accordion's answer) and a tab's hidden panel, and nothing else hidden", () => {
+  it("reads a collapsed panel that a control before it opens (an accordion's answer) or that its class names so, and a tab's hidden panel, and nothing else hidden", () => {
     const faq = texts(
       `<div class="faq"><h3><a role="button" aria-controls="a1 a2" aria-expanded="false">When does the ferry run?</a></h3>
 <div id="a1" role="region" style="display:none"><p>Every hour from six in the morning.</p></div><div id="a2" hidden>Tickets are sold on board.</div>
-<div id="a3" hidden>Sign in to continue</div><div id="a4" style="display:none">A panel whose control comes after it</div><button aria-controls="a4">Open</button></div>`,
+<div class="chakra-collapse" style="overflow:hidden;display:none"><div id="a9">Children travel free.</div></div><div id="a3" hidden>Sign in to continue</div><div id="a4" style="display:none">A panel whose control comes after it</div><button aria-controls="a4">Open</button></div>`,
     );
-    assert.deepEqual(faq, ['When does the ferry run?', 'Every hour from six in the morning.', 'Tickets are sold on board.']);
+    assert.deepEqual(faq, ['When does the ferry run?', 'Every hour from six in the morning.', 'Tickets are sold on board.', 'Children travel free.']);
     const tabs = texts(
       '<ul role="tablist"><li role="tab">Python</li><li role="tab">Java</li></ul><div role="tabpanel"><p>pip install harbour</p></div><div role="tabpanel" hidden><p>mvn install harbour</p></div>',
     );

@@ -1,18 +1,23 @@
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))/i;
 
 const NOTHING_OPENED: ReadonlySet<string> = new Set();
+const COLLAPSED_PANEL_CLASS = /collapse|expander|accordion|tab-pane|faq/i;
 
 /**
  * True for an element no reader sees, as far as its own markup tells: the `hidden` attribute or
  * an inline `display:none` / `visibility:hidden|collapse` — unless a control earlier on the page
- * names it as what it opens (its id among `opened`, `noteOpenedPanels`) or it is a tab's panel
- * (WAI-ARIA's `tabpanel`, which the page shows one at a time): a collapsed accordion's answer, a
- * "show more" section, the same instructions for another language, which a reader opens with a
- * click and a search engine reads. Stylesheets are not applied (only `vge` renders pages), so text
- * hidden by a class is not detected here. Every method that reads markup uses this one rule.
+ * names it as what it opens (its id among `opened`, `noteOpenedPanels`), it is a tab's panel
+ * (WAI-ARIA's `tabpanel`, which the page shows one at a time) or its class names a collapsed panel
+ * (`COLLAPSED_PANEL_CLASS`: Chakra's `chakra-collapse`, Amazon's `a-expander-content`, a
+ * `faq__answer`, Bootstrap's `tab-pane`, whose button names no id or an id inside it): a
+ * collapsed accordion's answer, a "show more" section, the same instructions for another
+ * language, which a reader opens with a click and a search engine reads. Stylesheets are not
+ * applied (only `vge` renders pages), so text hidden by a class is not detected here. Every method
+ * that reads markup uses this one rule.
  */
 export function isHiddenElement(attribs: Readonly<Record<string, string>>, opened: ReadonlySet<string> = NOTHING_OPENED): boolean {
   if ((attribs.id !== undefined && opened.has(attribs.id)) || attribs.role?.trim().toLowerCase() === 'tabpanel') return false;
+  if (attribs.class !== undefined && COLLAPSED_PANEL_CLASS.test(attribs.class)) return false;
   if (attribs.hidden !== undefined) return true;
   const style = attribs.style;
   return style !== undefined && HIDDEN_STYLE.test(style);
