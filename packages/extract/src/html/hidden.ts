@@ -16,11 +16,18 @@ const COLLAPSED_PANEL_CLASS = /collapse|expander|accordion|tab-pane|faq/i;
  * that reads markup uses this one rule.
  */
 export function isHiddenElement(attribs: Readonly<Record<string, string>>, opened: ReadonlySet<string> = NOTHING_OPENED): boolean {
-  if ((attribs.id !== undefined && opened.has(attribs.id)) || attribs.role?.trim().toLowerCase() === 'tabpanel') return false;
-  if (attribs.class !== undefined && COLLAPSED_PANEL_CLASS.test(attribs.class)) return false;
-  if (attribs.hidden !== undefined) return true;
   const style = attribs.style;
-  return style !== undefined && HIDDEN_STYLE.test(style);
+  const hidden = attribs.hidden !== undefined || (style !== undefined && HIDDEN_STYLE.test(style));
+  return hidden && !isCollapsedPanel(attribs, opened);
+}
+
+/** Whether a hidden element is a panel a reader opens (see `isHiddenElement`): asked only of hidden elements, as every element's start tag passes here. */
+function isCollapsedPanel(attribs: Readonly<Record<string, string>>, opened: ReadonlySet<string>): boolean {
+  return (
+    (attribs.id !== undefined && opened.has(attribs.id)) ||
+    attribs.role?.trim().toLowerCase() === 'tabpanel' ||
+    (attribs.class !== undefined && COLLAPSED_PANEL_CLASS.test(attribs.class))
+  );
 }
 
 /** Adds to `opened` the ids of the elements an element says it opens and closes (WAI-ARIA's `aria-controls`, on an accordion's or a disclosure's button). */
