@@ -1,7 +1,7 @@
 import type { Block, BlockTree } from '../html/blockTree.js';
 import { isFormLike } from '../mainblock/boilerplate.js';
 import type { SubtreeMeasures } from './measures.js';
-import { chosenName, isCommentsName, isPostFurnitureName, isUnlikelyName } from './names.js';
+import { chosenName, isCommentsName, isFurnitureName, isUnlikelyName } from './names.js';
 import { teaserCards } from './teaserCards.js';
 
 /**
@@ -89,7 +89,8 @@ const GALLERY_CHARS_PER_IMAGE = 600;
  *   never a list), and except inside preformatted text, where syntax highlighters name their
  *   tokens (`hljs-comment`, `token comment`), as Readability spares code;
  * - on a page that says it is a forum thread, what its posts carry besides the post: members'
- *   titles, counters and signatures; on a question's page, the members' flair (`isPostFurnitureName`);
+ *   titles, counters, signatures and quotes' expanders; on a question's page, the members' flair;
+ *   on a product's page, its customers' reviews (`isFurniture`);
  * - rails of teaser cards, each a photo, a title and a link (`teaserCards`).
  * The root and BODY are never excluded.
  */
@@ -108,7 +109,7 @@ export function excludedBlocks(tree: BlockTree, measures: SubtreeMeasures, trust
       (isFormLike(block, shareOfPage(block)) && !(tree.discussion && (measures.inputs[block.index] as number) === 0)) ||
       isEntryForm(block, measures, shareOfPage) ||
       namedUnlikely ||
-      isPostFurnitureName(tree, name) ||
+      isFurniture(tree, block, name, shareOfPage) ||
       (trusted && isGallery(block, name, measures, shareOfPage)) ||
       isAside(block, shareOfPage) ||
       (isHidden(block) && shareOfPage(block) < WRAPPER_SHARE)
@@ -136,20 +137,31 @@ function isContentFigure(blocks: readonly Block[], figure: Block): boolean {
 }
 
 /**
- * The subtrees of the page's `nav`, `aside` and `footer` elements and roles alone: the
- * main block, when it stands in for the reader's article, must not read them either. The reader's
- * other exclusions are not passed on: the main block reads figures the reader leaves out.
+ * The subtrees of the page's `nav`, `aside` and `footer` elements and roles, and the furniture of
+ * what the page says it is (`isFurniture`), alone: the main block, when it stands in for the
+ * reader's article, must not read them either (ikea.com's product read as its customers' reviews,
+ * the main block's longest part). The reader's other exclusions are not passed on: the main block
+ * reads figures the reader leaves out.
  */
 export function asideSubtrees(tree: BlockTree, measures: SubtreeMeasures): Uint8Array {
   const marked = new Uint8Array(tree.blocks.length);
   const shareOfPage = pageShare(measures);
   for (let i = 2; i < tree.blocks.length; i++) {
     const block = tree.blocks[i] as Block;
-    if (!isAside(block, shareOfPage)) continue;
+    if (!isAside(block, shareOfPage) && !isFurniture(tree, block, chosenName(tree, block), shareOfPage)) continue;
     marked.fill(1, i, block.end);
     i = block.end - 1;
   }
   return marked;
+}
+
+/**
+ * Furniture of what the page says it is (`isFurnitureName`: a post's signature, a product's
+ * reviews), but not a layout wrapper: a car review's page calls itself a product and names its
+ * whole column `yrmd-review` (dragnet's thecarconnection.com).
+ */
+function isFurniture(tree: BlockTree, block: Block, name: string, shareOfPage: (block: Block) => number): boolean {
+  return isFurnitureName(tree, name) && shareOfPage(block) < WRAPPER_SHARE;
 }
 
 function isEntryForm(block: Block, measures: SubtreeMeasures, shareOfPage: (block: Block) => number): boolean {

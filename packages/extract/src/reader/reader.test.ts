@@ -219,6 +219,22 @@ describe('reader', () => {
     assertHas(extractReader(page('')).text, 'gold badges');
   });
 
+  it("drops a product's customer reviews on a page that says it is a product, not the review of a product that is its page", () => {
+    const review = (name: string, topic: string) => `<div class="review"><h4>${name}</h4><p>${prose(topic)}</p></div>`;
+    const page = (declaration: string) =>
+      `<html><head>${declaration}</head><body><main><h1>KALLAX shelf unit</h1><div class="product-summary"><p>Standing or lying, the shelf unit adapts to taste, space and budget.</p><ul><li>Article number 802.758.87</li><li>Designer: Tord Bjorklund</li></ul></div>
+<section class="product-reviews"><h2>Reviews</h2>${review('Dorothy', 'oak stained baskets')}${review('Farah', 'toy storage cubbies')}${review('Daphne', 'delivery process')}${review('Richard', 'sturdy assembly')}</section></main></body></html>`;
+    // The summary alone is a fragment of the page's main block: the main block leaves the reviews out too.
+    const product = extractReader(page('<meta property="og:type" content="product">')).text;
+    assertHas(product, 'the shelf unit adapts to taste', 'Designer: Tord Bjorklund');
+    assertLacks(product, 'oak stained baskets', 'delivery process');
+    // Undeclared, the reviews are read with the product.
+    assertHas(extractReader(page('')).text, 'oak stained baskets');
+    // A product page whose column of text is named for the review it is: read.
+    const reviewed = `<html><head><meta property="og:type" content="product"></head><body><div id="leftcol" class="item yrmd-review"><h1>2014 Acura RLX</h1><p>${prose('luxury sedan handling')}</p><p>${prose('cabin noise')}</p></div><div class="sidebar"><p>Find a dealer</p></div></body></html>`;
+    assertHas(extractReader(reviewed).text, 'luxury sedan handling', 'cabin noise');
+  });
+
   it("drops an ad slot's label between paragraphs, but not a line that mentions ads", () => {
     const page = `<html><body><article><p>${prose('bridge repair')}</p><div class="Off5dpXq"><center><span>ADVERTISEMENT</span></center></div><p>${prose('library extension')}</p><p>Ads pay for this newsletter.</p><p>${prose('school roof')}</p></article></body></html>`;
     const { text } = extractReader(page);
