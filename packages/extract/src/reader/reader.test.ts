@@ -235,6 +235,22 @@ describe('reader', () => {
     assertHas(extractReader(reviewed).text, 'luxury sedan handling', 'cabin noise');
   });
 
+  it("never reads the page's footer, even when it holds most of the page's text", () => {
+    const footnotes = ['battery testing', 'trade-in values', 'carrier financing', 'display measurements'].map((topic) => `<li>${prose(topic)}</li>`).join('');
+    const page = (footer: string) =>
+      `<html><body><main><h1>MacBook Air</h1><div class="hero"><p>Strikingly thin and fast, with up to 18 hours of battery life.</p></div></main>${footer}</body></html>`;
+    for (const footer of [
+      `<footer id="globalfooter"><ol class="footnotes">${footnotes}</ol></footer>`,
+      `<div id="globalfooter" role="contentinfo"><ol class="footnotes">${footnotes}</ol></div>`,
+    ]) {
+      const { text } = extractReader(page(footer));
+      assertHas(text, 'up to 18 hours of battery life');
+      assertLacks(text, 'battery testing', 'carrier financing');
+    }
+    // A shell its scripts fill: the footer is all the page holds, and the page reads as empty.
+    assert.equal(extractReader(`<html><body><div id="root"></div><footer><ol>${footnotes}</ol></footer></body></html>`).text, '');
+  });
+
   it("drops an ad slot's label between paragraphs, but not a line that mentions ads", () => {
     const page = `<html><body><article><p>${prose('bridge repair')}</p><div class="Off5dpXq"><center><span>ADVERTISEMENT</span></center></div><p>${prose('library extension')}</p><p>Ads pay for this newsletter.</p><p>${prose('school roof')}</p></article></body></html>`;
     const { text } = extractReader(page);
