@@ -29,8 +29,9 @@ const TABLE_PARTS: ReadonlySet<string> = new Set(['tbody', 'thead', 'tfoot', 'tr
  * footer: whatever names a page gives them, they hold menus, "related" boxes, pull-outs and the
  * tags, share bars and copyright lines under a story, never its text (Readability reads names
  * only). Set aside in both readings, inside `<article>` and `<main>` too (an article's own footer
- * holds its share bars and tags), but not when one holds half the page (a footer even then: `isFooter`). `<header>` is not among
- * them: an article's header holds its headline. Figures: docs/evaluation.md, docs/design.md.
+ * holds its share bars and tags), but not when one holds half the page (a footer even then:
+ * `isFooter`). `<header>` is not among them: an article's header holds its headline. Figures:
+ * docs/evaluation.md, docs/design.md.
  */
 const ASIDE_ELEMENTS: ReadonlySet<string> = new Set(['nav', 'aside', 'footer']);
 
