@@ -25,7 +25,7 @@ export function isLinkListEntry(block: Block): boolean {
 }
 
 /** A table with header cells or a caption (and no table inside) lays out data, not the page. */
-export function isDataTable(blocks: readonly Block[], block: Block): boolean {
+function isDataTable(blocks: readonly Block[], block: Block): boolean {
   if (block.tag !== 'table') return false;
   for (let i = block.index + 1; i < block.end; i++) {
     const tag = (blocks[i] as Block).tag;
@@ -33,4 +33,19 @@ export function isDataTable(blocks: readonly Block[], block: Block): boolean {
     if (tag === 'th' || tag === 'caption') return true;
   }
   return false;
+}
+
+/** Marks the data tables of the parts (`isDataTable`), with everything inside them. */
+export function dataTableMarks(blocks: readonly Block[], parts: readonly Block[]): Uint8Array {
+  const marks = new Uint8Array(blocks.length);
+  for (const part of parts) {
+    for (let i = part.index; i < part.end; i++) {
+      const block = blocks[i] as Block;
+      if (isDataTable(blocks, block)) {
+        marks.fill(1, i, block.end);
+        i = block.end - 1;
+      }
+    }
+  }
+  return marks;
 }

@@ -1,6 +1,6 @@
 import type { Block, BlockTree } from '../html/blockTree.js';
 import { blockLines, type TextLine } from '../html/blockLines.js';
-import { isDataTable, isLinkListEntry, linksAreContent } from '../html/linkLists.js';
+import { dataTableMarks, isLinkListEntry, linksAreContent } from '../html/linkLists.js';
 
 /**
  * The article's lines in document order: each part rendered without its dropped subtrees, and
@@ -8,7 +8,7 @@ import { isDataTable, isLinkListEntry, linksAreContent } from '../html/linkLists
  * directly inside one, whose own text is more than 0.7 link text) — unless the article is more
  * than 0.3 link text as a whole: then the links are its content (a table of contents, a
  * directory), and they stay. Paragraphs and headings that are mostly a link stay either way, and so
- * do the cells of a data table (`isDataTable`): a ranking's linked names beside their figures.
+ * do the cells of a data table (`dataTableMarks`): a ranking's linked names beside their figures.
  * Lines that are only an ad label are dropped (`AD_LABEL`).
  */
 export function articleLines(tree: BlockTree, parts: readonly Block[], dropped: Uint8Array): TextLine[] {
@@ -34,21 +34,6 @@ export function articleLines(tree: BlockTree, parts: readonly Block[], dropped: 
     for (const line of rendered.lines) if (!AD_LABEL.test(line.text.trim())) lines.push(line);
   }
   return lines;
-}
-
-/** Marks the data tables of the parts, with everything inside them. */
-function dataTableMarks(blocks: readonly Block[], parts: readonly Block[]): Uint8Array {
-  const marks = new Uint8Array(blocks.length);
-  for (const part of parts) {
-    for (let i = part.index; i < part.end; i++) {
-      const block = blocks[i] as Block;
-      if (isDataTable(blocks, block)) {
-        marks.fill(1, i, block.end);
-        i = block.end - 1;
-      }
-    }
-  }
-  return marks;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Block, BlockTree } from '../html/blockTree.js';
-import { isDataTable } from '../html/linkLists.js';
+import { dataTableMarks } from '../html/linkLists.js';
 import { HEADINGS, type SubtreeMeasures } from './measures.js';
 import { chosenName, isWidgetName, nameWeight } from './names.js';
 import { dropRelatedBoxes } from './relatedLabels.js';
@@ -243,18 +243,17 @@ function charsLeft(blocks: readonly Block[], block: Block, measures: SubtreeMeas
  * Services Inc. | $7.7B") read as a box of links.
  */
 function dataTablesAndCode(blocks: readonly Block[], measures: SubtreeMeasures, parts: readonly Block[]): Uint8Array {
-  const marks = new Uint8Array(blocks.length);
+  const marks = dataTableMarks(blocks, parts);
   for (const part of parts) {
     for (let i = part.index; i < part.end; i++) {
       const block = blocks[i] as Block;
-      if (block.tag === 'pre' || isDataTable(blocks, block)) {
-        marks.fill(1, i, block.end);
-        if (block.tag === 'table') {
-          const chars = measures.chars[i] as number;
-          for (let up = block.parent; up && up.index > part.index && measures.chars[up.index] === chars; up = up.parent) marks[up.index] = 1;
-        }
-        i = block.end - 1;
-      }
+      if (marks[i]) {
+        // The first marked block met is a data table.
+        const chars = measures.chars[i] as number;
+        for (let up = block.parent; up && up.index > part.index && measures.chars[up.index] === chars; up = up.parent) marks[up.index] = 1;
+      } else if (block.tag === 'pre') marks.fill(1, i, block.end);
+      else continue;
+      i = block.end - 1;
     }
   }
   return marks;

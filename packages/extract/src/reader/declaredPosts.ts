@@ -42,9 +42,8 @@ const NUMBER = /\d+/g;
  */
 function numberedPosts(blocks: readonly Block[], chosen: Block | undefined): Block | undefined {
   for (let post = chosen; post?.parent; post = post.parent) {
-    NUMBER.lastIndex = 0;
-    if (!NUMBER.test(post.hint)) continue;
     const kind = post.hint.replace(NUMBER, '');
+    if (kind === post.hint) continue;
     const thread = post.parent;
     for (let i = thread.index + 1; i < thread.end; i = (blocks[i] as Block).end) {
       const sibling = blocks[i] as Block;
